@@ -1,0 +1,71 @@
+#include "services/auth.h"
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <stdexcept>
+
+#include "services/errors.h"
+
+namespace mancala::services {
+namespace {
+
+std::string Hex(const unsigned char* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(kDigits[data[i] >> 4]);
+    out.push_back(kDigits[data[i] & 0xf]);
+  }
+  return out;
+}
+
+std::string RandomHex(size_t bytes) {
+  unsigned char buf[64];
+  if (bytes > sizeof buf || RAND_bytes(buf, static_cast<int>(bytes)) != 1) {
+    throw std::runtime_error("OpenSSL RAND_bytes failed");
+  }
+  return Hex(buf, bytes);
+}
+
+}  // namespace
+
+std::string NewToken() { return RandomHex(32); }
+std::string NewId() { return RandomHex(16); }
+
+std::string HashToken(const std::string& token) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(token.data(), token.size(), digest, &len, EVP_sha256(), nullptr);
+  return Hex(digest, len);
+}
+
+grpc::Status Authenticate(const grpc::ServerContext& context,
+                          storage::Store& store,
+                          storage::PlayerRecord* player) {
+  const auto& md = context.client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
+                 "this call needs the metadata 'authorization: Bearer "
+                 "<token>' (CreatePlayer gives a token)");
+  }
+  const std::string value(it->second.data(), it->second.size());
+  static constexpr std::string_view kPrefix = "Bearer ";
+  if (value.size() <= kPrefix.size() ||
+      value.compare(0, kPrefix.size(), kPrefix) != 0) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
+                 "authorization metadata must be 'Bearer <token>'");
+  }
+  auto found = store.FindPlayerByTokenHash(HashToken(value.substr(kPrefix.size())));
+  if (absl::IsNotFound(found.status())) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
+                 "the bearer token belongs to no player");
+  }
+  if (!found.ok()) return FromStorage(found.status());
+  *player = *std::move(found);
+  return grpc::Status::OK;
+}
+
+}  // namespace mancala::services

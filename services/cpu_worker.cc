@@ -1,0 +1,58 @@
+#include "services/cpu_worker.h"
+
+#include <functional>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/cpu/cpu_player.h"
+
+namespace mancala::services {
+
+CpuWorker::CpuWorker(LiveMatches& matches, int threads,
+                     std::chrono::milliseconds budget)
+    : matches_(matches), budget_(budget) {
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
+}
+
+CpuWorker::~CpuWorker() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void CpuWorker::Enqueue(CpuTurn turn) {
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(std::move(turn));
+  }
+  cv_.notify_one();
+}
+
+void CpuWorker::Run() {
+  for (;;) {
+    std::optional<CpuTurn> turn;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      turn = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    engine::CpuOptions options;
+    options.level = turn->level;
+    options.seed = std::hash<std::string>{}(turn->match_id) ^
+                   static_cast<std::uint64_t>(turn->ply);
+    options.budget = budget_;
+    const int pit = engine::ChooseMove(turn->state, options);
+    grpc::Status s = matches_.PlayCpu(*turn, pit);
+    if (!s.ok() && s.error_code() != grpc::StatusCode::ABORTED) {
+      spdlog::warn("CPU move in match {} at ply {} failed: {}",
+                   turn->match_id, turn->ply, s.error_message());
+    }
+  }
+}
+
+}  // namespace mancala::services

@@ -1,0 +1,48 @@
+#include "services/errors.h"
+
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+
+namespace mancala::services {
+
+grpc::Status Error(grpc::StatusCode code, const std::string& reason,
+                   const std::string& message,
+                   const std::map<std::string, std::string>& metadata) {
+  google::rpc::ErrorInfo info;
+  info.set_reason(reason);
+  info.set_domain(kErrorDomain);
+  for (const auto& [k, v] : metadata) (*info.mutable_metadata())[k] = v;
+  google::rpc::Status details;
+  details.set_code(code);
+  details.set_message(message);
+  details.add_details()->PackFrom(info);
+  return grpc::Status(code, message, details.SerializeAsString());
+}
+
+grpc::Status FromStorage(const absl::Status& status) {
+  if (absl::IsNotFound(status)) {
+    return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",
+                 std::string(status.message()));
+  }
+  if (absl::IsAborted(status)) {
+    return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
+                 std::string(status.message()));
+  }
+  return Error(grpc::StatusCode::UNAVAILABLE, "STORAGE",
+               "storage failed: " + std::string(status.message()));
+}
+
+std::string ErrorReason(const grpc::Status& status) {
+  google::rpc::Status details;
+  if (status.error_details().empty() ||
+      !details.ParseFromString(status.error_details())) {
+    return "";
+  }
+  for (const auto& any : details.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info.reason();
+  }
+  return "";
+}
+
+}  // namespace mancala::services

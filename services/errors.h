@@ -1,0 +1,38 @@
+// gRPC errors with a stable machine-readable reason.
+//
+// Every error the services return goes through Error(): the status carries a
+// google.rpc.Status in its binary details (the standard
+// `grpc-status-details-bin` trailer) holding a google.rpc.ErrorInfo with
+// domain "mancala.v1" and the given reason, e.g. NOT_YOUR_TURN, PIT_EMPTY.
+// Clients that ignore details still get the code and the message.
+
+#ifndef MANCALA_SERVICES_ERRORS_H_
+#define MANCALA_SERVICES_ERRORS_H_
+
+#include <map>
+#include <string>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/status/status.h"
+
+namespace mancala::services {
+
+inline constexpr char kErrorDomain[] = "mancala.v1";
+
+grpc::Status Error(grpc::StatusCode code, const std::string& reason,
+                   const std::string& message,
+                   const std::map<std::string, std::string>& metadata = {});
+
+// A storage failure as the client should see it: NOT_FOUND and ABORTED keep
+// their code; anything else is UNAVAILABLE (reason STORAGE), since the
+// request may succeed later.
+grpc::Status FromStorage(const absl::Status& status);
+
+// The ErrorInfo reason of `status`, or "" if it has none (for tests and
+// clients).
+std::string ErrorReason(const grpc::Status& status);
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_ERRORS_H_

@@ -1,0 +1,43 @@
+// mancala.v1.MatchService: the gRPC face of LiveMatches.
+//
+// This class authenticates, checks request shapes and converts; every rule
+// and every write lives in LiveMatches.
+
+#ifndef MANCALA_SERVICES_MATCH_SERVICE_H_
+#define MANCALA_SERVICES_MATCH_SERVICE_H_
+
+#include "mancala/v1/match_service.grpc.pb.h"
+#include "services/live_matches.h"
+#include "storage/store.h"
+
+namespace mancala::services {
+
+class MatchServiceImpl final : public v1::MatchService::Service {
+ public:
+  MatchServiceImpl(storage::Store& store, LiveMatches& matches)
+      : store_(store), matches_(matches) {}
+
+  grpc::Status CreateMatch(grpc::ServerContext* context,
+                           const v1::CreateMatchRequest* request,
+                           v1::Match* response) override;
+  grpc::Status GetMatch(grpc::ServerContext* context,
+                        const v1::GetMatchRequest* request,
+                        v1::Match* response) override;
+  grpc::Status SubmitMove(grpc::ServerContext* context,
+                          const v1::SubmitMoveRequest* request,
+                          v1::SubmitMoveResponse* response) override;
+  grpc::Status Resign(grpc::ServerContext* context,
+                      const v1::ResignRequest* request,
+                      v1::Match* response) override;
+  grpc::Status ListMoves(grpc::ServerContext* context,
+                         const v1::ListMovesRequest* request,
+                         v1::ListMovesResponse* response) override;
+
+ private:
+  storage::Store& store_;
+  LiveMatches& matches_;
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_MATCH_SERVICE_H_

@@ -1,0 +1,99 @@
+#include "storage/schema.h"
+
+#include <string>
+#include <vector>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+namespace mancala::storage {
+namespace {
+
+// Migration i (1-based) takes user_version i-1 to i. Never edit a shipped
+// migration: add a new one.
+const std::vector<std::string>& Migrations() {
+  static const std::vector<std::string> kMigrations = {
+      // 1: players, matches, seats, moves.
+      R"sql(
+CREATE TABLE players (
+  id            TEXT PRIMARY KEY,
+  display_name  TEXT NOT NULL,
+  guest         INTEGER NOT NULL,
+  token_hash    TEXT NOT NULL UNIQUE,
+  created_at_ms INTEGER NOT NULL
+);
+CREATE TABLE matches (
+  id            TEXT PRIMARY KEY,
+  game          TEXT NOT NULL,
+  options       TEXT NOT NULL,
+  first_seat    INTEGER NOT NULL,
+  status        TEXT NOT NULL,
+  ply           INTEGER NOT NULL,
+  created_by    TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL,
+  ended_at_ms   INTEGER NOT NULL,
+  result        BLOB NOT NULL
+);
+CREATE INDEX matches_by_status ON matches (status, created_at_ms, id);
+CREATE TABLE seats (
+  match_id   TEXT NOT NULL REFERENCES matches (id),
+  seat       INTEGER NOT NULL,
+  kind       TEXT NOT NULL,
+  player_id  TEXT,
+  cpu_level  INTEGER NOT NULL,
+  PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX seats_by_player ON seats (player_id);
+CREATE TABLE moves (
+  match_id      TEXT NOT NULL REFERENCES matches (id),
+  ply           INTEGER NOT NULL,
+  seat          INTEGER NOT NULL,
+  pit           INTEGER NOT NULL,
+  by_cpu        INTEGER NOT NULL,
+  played_at_ms  INTEGER NOT NULL,
+  events        BLOB NOT NULL,
+  PRIMARY KEY (match_id, ply)
+) WITHOUT ROWID;
+)sql",
+  };
+  return kMigrations;
+}
+
+}  // namespace
+
+int SchemaVersion() { return static_cast<int>(Migrations().size()); }
+
+absl::Status Migrate(SQLite::Database& db) {
+  try {
+    int app_id = db.execAndGet("PRAGMA application_id").getInt();
+    int version = db.execAndGet("PRAGMA user_version").getInt();
+    if (app_id != 0 && app_id != kApplicationId) {
+      return absl::FailedPreconditionError(
+          "database file belongs to another application (application_id " +
+          std::to_string(app_id) + ")");
+    }
+    if (app_id == 0 && version != 0) {
+      return absl::FailedPreconditionError(
+          "database file has a schema but is not a mancala-server database");
+    }
+    if (version > SchemaVersion()) {
+      return absl::FailedPreconditionError(
+          "database schema version " + std::to_string(version) +
+          " is newer than this build supports (" +
+          std::to_string(SchemaVersion()) + "); upgrade mancalad");
+    }
+    for (int v = version; v < SchemaVersion(); ++v) {
+      SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+      db.exec(Migrations()[v]);
+      db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+      db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+      tx.commit();
+    }
+  } catch (const SQLite::Exception& e) {
+    return absl::InternalError(std::string("schema migration failed: ") +
+                               e.what());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mancala::storage

@@ -1,0 +1,292 @@
+#include "storage/sqlite_store.h"
+
+#include <utility>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+#include <nlohmann/json.hpp>
+
+#include "storage/schema.h"
+
+namespace mancala::storage {
+namespace {
+
+const char* StatusName(MatchStatus s) {
+  return s == MatchStatus::kFinished ? "finished" : "in_progress";
+}
+MatchStatus ParseStatus(const std::string& s) {
+  return s == "finished" ? MatchStatus::kFinished : MatchStatus::kInProgress;
+}
+
+// SQLiteCpp's exceptions become a status here, and nowhere else.
+absl::Status FromException(const SQLite::Exception& e, const char* what) {
+  if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
+    return absl::AlreadyExistsError(std::string(what) + ": " + e.what());
+  }
+  return absl::InternalError(std::string(what) + " failed: " + e.what());
+}
+
+PlayerRecord ReadPlayer(SQLite::Statement& q) {
+  PlayerRecord p;
+  p.id = q.getColumn(0).getString();
+  p.display_name = q.getColumn(1).getString();
+  p.guest = q.getColumn(2).getInt() != 0;
+  p.token_hash = q.getColumn(3).getString();
+  p.created_at_ms = q.getColumn(4).getInt64();
+  return p;
+}
+
+}  // namespace
+
+SqliteStore::SqliteStore(std::unique_ptr<SQLite::Database> db)
+    : db_(std::move(db)) {}
+
+SqliteStore::~SqliteStore() {
+  statements_.clear();  // Finalize statements before closing the database.
+}
+
+SQLite::Statement& SqliteStore::Prepare(const char* sql) {
+  auto& slot = statements_[sql];
+  if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql);
+  slot->reset();
+  slot->clearBindings();
+  return *slot;
+}
+
+absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
+    const std::string& path) {
+  std::unique_ptr<SQLite::Database> db;
+  try {
+    db = std::make_unique<SQLite::Database>(
+        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, 5000);
+    db->exec("PRAGMA journal_mode = WAL");
+    db->exec("PRAGMA synchronous = FULL");
+    db->exec("PRAGMA foreign_keys = ON");
+  } catch (const SQLite::Exception& e) {
+    return absl::UnavailableError("cannot open database " + path + ": " +
+                                  e.what());
+  }
+  if (absl::Status s = Migrate(*db); !s.ok()) return s;
+  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db)));
+}
+
+absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "INSERT INTO players (id, display_name, guest, token_hash, "
+        "created_at_ms) VALUES (?, ?, ?, ?, ?)");
+    q.bind(1, p.id);
+    q.bind(2, p.display_name);
+    q.bind(3, p.guest ? 1 : 0);
+    q.bind(4, p.token_hash);
+    q.bind(5, static_cast<int64_t>(p.created_at_ms));
+    q.exec();
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "create player");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT id, display_name, guest, token_hash, created_at_ms "
+        "FROM players WHERE id = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return absl::NotFoundError("player " + id);
+    return ReadPlayer(q);
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "get player");
+  }
+}
+
+absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
+    const std::string& token_hash) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT id, display_name, guest, token_hash, created_at_ms "
+        "FROM players WHERE token_hash = ?");
+    q.bind(1, token_hash);
+    if (!q.executeStep()) return absl::NotFoundError("no player has token");
+    return ReadPlayer(q);
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "find player");
+  }
+}
+
+absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
+  std::lock_guard lock(mu_);
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    auto& q = Prepare(
+        "INSERT INTO matches (id, game, options, first_seat, status, ply, "
+        "created_by, created_at_ms, updated_at_ms, ended_at_ms, result) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, m.id);
+    q.bind(2, m.game);
+    q.bind(3, nlohmann::json(m.options).dump());
+    q.bind(4, m.first_seat);
+    q.bind(5, StatusName(m.status));
+    q.bind(6, static_cast<int64_t>(m.ply));
+    q.bind(7, m.created_by);
+    q.bind(8, static_cast<int64_t>(m.created_at_ms));
+    q.bind(9, static_cast<int64_t>(m.updated_at_ms));
+    q.bind(10, static_cast<int64_t>(m.ended_at_ms));
+    q.bind(11, m.result.data(), static_cast<int>(m.result.size()));
+    q.exec();
+    for (size_t i = 0; i < m.seats.size(); ++i) {
+      const SeatRecord& s = m.seats[i];
+      auto& qs = Prepare(
+          "INSERT INTO seats (match_id, seat, kind, player_id, cpu_level) "
+          "VALUES (?, ?, ?, ?, ?)");
+      qs.bind(1, m.id);
+      qs.bind(2, static_cast<int>(i));
+      qs.bind(3, s.kind == SeatRecord::Kind::kCpu ? "cpu" : "player");
+      if (s.kind == SeatRecord::Kind::kPlayer) {
+        qs.bind(4, s.player_id);
+      } else {
+        qs.bind(4);
+      }
+      qs.bind(5, s.cpu_level);
+      qs.exec();
+    }
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "create match");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT id, game, options, first_seat, status, ply, created_by, "
+        "created_at_ms, updated_at_ms, ended_at_ms, result "
+        "FROM matches WHERE id = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return absl::NotFoundError("match " + id);
+    MatchRecord m;
+    m.id = q.getColumn(0).getString();
+    m.game = q.getColumn(1).getString();
+    m.options = nlohmann::json::parse(q.getColumn(2).getString())
+                    .get<std::map<std::string, std::string>>();
+    m.first_seat = q.getColumn(3).getInt();
+    m.status = ParseStatus(q.getColumn(4).getString());
+    m.ply = q.getColumn(5).getInt64();
+    m.created_by = q.getColumn(6).getString();
+    m.created_at_ms = q.getColumn(7).getInt64();
+    m.updated_at_ms = q.getColumn(8).getInt64();
+    m.ended_at_ms = q.getColumn(9).getInt64();
+    m.result = q.getColumn(10).getString();
+    auto& qs = Prepare(
+        "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
+        "ORDER BY seat");
+    qs.bind(1, id);
+    while (qs.executeStep()) {
+      SeatRecord s;
+      s.kind = qs.getColumn(0).getString() == "cpu" ? SeatRecord::Kind::kCpu
+                                                    : SeatRecord::Kind::kPlayer;
+      s.player_id = qs.getColumn(1).getString();
+      s.cpu_level = qs.getColumn(2).getInt();
+      m.seats.push_back(std::move(s));
+    }
+    return m;
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "get match");
+  } catch (const nlohmann::json::exception& e) {
+    return absl::DataLossError(std::string("match options unreadable: ") +
+                               e.what());
+  }
+}
+
+absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
+    MatchStatus status) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT id FROM matches WHERE status = ? ORDER BY created_at_ms, id");
+    q.bind(1, StatusName(status));
+    std::vector<std::string> ids;
+    while (q.executeStep()) ids.push_back(q.getColumn(0).getString());
+    return ids;
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "list matches");
+  }
+}
+
+absl::Status SqliteStore::AppendMove(const MoveRow& mv,
+                                     const MatchUpdate& update) {
+  std::lock_guard lock(mu_);
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    // The ply check makes the append conditional: a stale or repeated
+    // append changes no row and is refused (DESIGN.md "path of a move").
+    auto& u = Prepare(
+        "UPDATE matches SET ply = ?, status = ?, updated_at_ms = ?, "
+        "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");
+    u.bind(1, static_cast<int64_t>(mv.ply));
+    u.bind(2, StatusName(update.status));
+    u.bind(3, static_cast<int64_t>(mv.played_at_ms));
+    u.bind(4, static_cast<int64_t>(update.ended_at_ms));
+    u.bind(5, update.result.data(), static_cast<int>(update.result.size()));
+    u.bind(6, mv.match_id);
+    u.bind(7, static_cast<int64_t>(mv.ply - 1));
+    if (u.exec() == 0) {
+      auto& c = Prepare("SELECT ply FROM matches WHERE id = ?");
+      c.bind(1, mv.match_id);
+      if (!c.executeStep()) return absl::NotFoundError("match " + mv.match_id);
+      return absl::AbortedError("match " + mv.match_id + " is at ply " +
+                                std::to_string(c.getColumn(0).getInt64()) +
+                                ", not " + std::to_string(mv.ply - 1));
+    }
+    auto& q = Prepare(
+        "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, played_at_ms, "
+        "events) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, mv.match_id);
+    q.bind(2, static_cast<int64_t>(mv.ply));
+    q.bind(3, mv.seat);
+    q.bind(4, mv.pit);
+    q.bind(5, mv.by_cpu ? 1 : 0);
+    q.bind(6, static_cast<int64_t>(mv.played_at_ms));
+    q.bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
+    q.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "append move");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
+    const std::string& match_id, int64_t from_ply, int limit) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT ply, seat, pit, by_cpu, played_at_ms, events FROM moves "
+        "WHERE match_id = ? AND ply >= ? ORDER BY ply LIMIT ?");
+    q.bind(1, match_id);
+    q.bind(2, static_cast<int64_t>(from_ply));
+    q.bind(3, limit);
+    std::vector<MoveRow> rows;
+    while (q.executeStep()) {
+      MoveRow r;
+      r.match_id = match_id;
+      r.ply = q.getColumn(0).getInt64();
+      r.seat = q.getColumn(1).getInt();
+      r.pit = q.getColumn(2).getInt();
+      r.by_cpu = q.getColumn(3).getInt() != 0;
+      r.played_at_ms = q.getColumn(4).getInt64();
+      r.events = q.getColumn(5).getString();
+      rows.push_back(std::move(r));
+    }
+    return rows;
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "list moves");
+  }
+}
+
+}  // namespace mancala::storage

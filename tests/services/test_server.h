@@ -1,0 +1,144 @@
+// An in-process mancalad on a free port with its own database, and clients
+// for it over a real channel. For service tests.
+
+#ifndef MANCALA_TESTS_SERVICES_TEST_SERVER_H_
+#define MANCALA_TESTS_SERVICES_TEST_SERVER_H_
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include "mancala/v1/match_service.grpc.pb.h"
+#include "mancala/v1/player_service.grpc.pb.h"
+#include "services/clock.h"
+#include "services/server.h"
+
+namespace mancala::testing {
+
+struct TestPlayer {
+  std::string name;   // "players/{id}"
+  std::string token;
+};
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("mancala_service_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    StartServer();
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // Starts (or restarts) the server on the same database file.
+  void StartServer() {
+    server_.reset();
+    services::ServerOptions options;
+    options.address = "127.0.0.1:0";
+    options.db_path = (dir_ / "mancala.db").string();
+    options.cpu_threads = cpu_threads_;
+    options.clock = &clock_;
+    auto server = services::Server::Start(options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    channel_ = grpc::CreateChannel(
+        "127.0.0.1:" + std::to_string(server_->port()),
+        grpc::InsecureChannelCredentials());
+    players_ = v1::PlayerService::NewStub(channel_);
+    matches_ = v1::MatchService::NewStub(channel_);
+  }
+
+  std::unique_ptr<grpc::ClientContext> Ctx(const std::string& token = "") {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(10));
+    if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+    return ctx;
+  }
+
+  TestPlayer NewPlayer(const std::string& display_name = "") {
+    v1::CreatePlayerRequest req;
+    req.set_display_name(display_name);
+    v1::CreatePlayerResponse resp;
+    auto ctx = Ctx();
+    grpc::Status s = players_->CreatePlayer(ctx.get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return {resp.player().name(), resp.token()};
+  }
+
+  // A match of `game` between `me` (seat 0 unless cpu_first) and the CPU.
+  grpc::Status NewMatchVsCpu(const TestPlayer& me, v1::Game game,
+                             v1::Match* out, bool cpu_first = false,
+                             std::map<std::string, std::string> options = {}) {
+    v1::CreateMatchRequest req;
+    req.set_game(game);
+    req.mutable_options()->insert(options.begin(), options.end());
+    v1::Seat* a = req.add_seats();
+    v1::Seat* b = req.add_seats();
+    v1::Seat* mine = cpu_first ? b : a;
+    v1::Seat* cpu = cpu_first ? a : b;
+    mine->set_kind(v1::Seat::PLAYER);
+    mine->set_player(me.name);
+    cpu->set_kind(v1::Seat::CPU);
+    cpu->set_cpu_level(1);
+    auto ctx = Ctx(me.token);
+    return matches_->CreateMatch(ctx.get(), req, out);
+  }
+
+  grpc::Status Move(const TestPlayer& p, const std::string& match, int pit,
+                    v1::SubmitMoveResponse* out) {
+    v1::SubmitMoveRequest req;
+    req.set_match(match);
+    req.set_pit(pit);
+    auto ctx = Ctx(p.token);
+    return matches_->SubmitMove(ctx.get(), req, out);
+  }
+
+  v1::Match Get(const std::string& match) {
+    v1::GetMatchRequest req;
+    req.set_name(match);
+    v1::Match out;
+    auto ctx = Ctx();
+    grpc::Status s = matches_->GetMatch(ctx.get(), req, &out);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return out;
+  }
+
+  // Polls until `seat` is to move or the match is over (the CPU worker
+  // plays on its own thread); fails after 10 s of real time.
+  v1::Match WaitForTurn(const std::string& match, int seat) {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+      v1::Match m = Get(match);
+      if (m.to_move() == seat || m.state() == v1::Match::FINISHED) return m;
+      if (std::chrono::steady_clock::now() > give_up) {
+        ADD_FAILURE() << "seat " << seat << " never got the turn";
+        return m;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  int cpu_threads_ = 1;
+  services::ManualClock clock_{1'800'000'000'000};
+  std::filesystem::path dir_;
+  std::unique_ptr<services::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::PlayerService::Stub> players_;
+  std::unique_ptr<v1::MatchService::Stub> matches_;
+};
+
+}  // namespace mancala::testing
+
+#endif  // MANCALA_TESTS_SERVICES_TEST_SERVER_H_
