@@ -19,15 +19,24 @@ namespace mancala::services {
 std::string NewToken();
 // A new random id for records (32 lowercase hex characters).
 std::string NewId();
+// A new invite code: 8 characters from an alphabet without look-alikes
+// (no 0/O, 1/I/L), easy to read aloud.
+std::string NewInviteCode();
 // Hex SHA-256 of `token`.
 std::string HashToken(const std::string& token);
 
 // The player whose token the call carries. UNAUTHENTICATED when the
 // authorization metadata is missing, malformed or names no player;
 // UNAVAILABLE if the store fails.
-grpc::Status Authenticate(const grpc::ServerContext& context,
+grpc::Status Authenticate(const grpc::ServerContextBase& context,
                           storage::Store& store,
                           storage::PlayerRecord* player);
+
+// Like Authenticate, but a call without authorization metadata is fine
+// (anonymous: `player` is left empty); a bad or unknown token still fails.
+grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
+                                  storage::Store& store,
+                                  storage::PlayerRecord* player);
 
 }  // namespace mancala::services
 

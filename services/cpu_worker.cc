@@ -1,5 +1,6 @@
 #include "services/cpu_worker.h"
 
+#include <algorithm>
 #include <functional>
 
 #include <spdlog/spdlog.h>
@@ -9,8 +10,8 @@
 namespace mancala::services {
 
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
-                     std::chrono::milliseconds budget)
-    : matches_(matches), budget_(budget) {
+                     std::array<int, 4> budget_ms)
+    : matches_(matches), budget_ms_(budget_ms) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
@@ -45,7 +46,10 @@ void CpuWorker::Run() {
     options.level = turn->level;
     options.seed = std::hash<std::string>{}(turn->match_id) ^
                    static_cast<std::uint64_t>(turn->ply);
-    options.budget = budget_;
+    options.budget = std::chrono::milliseconds(
+        budget_ms_[std::clamp(turn->level, 1, 4) - 1]);
+    options.stop = turn->stop.get();
+    if (turn->stop && turn->stop->load()) continue;  // No longer wanted.
     const int pit = engine::ChooseMove(turn->state, options);
     grpc::Status s = matches_.PlayCpu(*turn, pit);
     if (!s.ok() && s.error_code() != grpc::StatusCode::ABORTED) {

@@ -10,6 +10,7 @@
 #ifndef MANCALA_SERVICES_CPU_WORKER_H_
 #define MANCALA_SERVICES_CPU_WORKER_H_
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -23,10 +24,10 @@ namespace mancala::services {
 
 class CpuWorker {
  public:
-  // Starts `threads` workers that play turns on `matches`; each move may
-  // think for at most `budget`.
+  // Starts `threads` workers that play turns on `matches`; a move at level
+  // L may think for at most budget_ms[L - 1] milliseconds.
   CpuWorker(LiveMatches& matches, int threads,
-            std::chrono::milliseconds budget);
+            std::array<int, 4> budget_ms);
   // Stops the workers; queued turns are dropped (they are replayed from the
   // store at the next start).
   ~CpuWorker();
@@ -37,7 +38,7 @@ class CpuWorker {
   void Run();
 
   LiveMatches& matches_;
-  const std::chrono::milliseconds budget_;
+  const std::array<int, 4> budget_ms_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<CpuTurn> queue_;

@@ -1,32 +1,20 @@
+// LiveMatches: the registry, loading, and the match lifecycle (create, join,
+// cancel, rematch, watch, tick). Moves are in match_play.cc.
+
 #include "services/live_matches.h"
 
-#include <google/protobuf/util/time_util.h>
+#include <algorithm>
 
-#include "engine/cpu/cpu_player.h"
 #include "services/auth.h"
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/live_matches_internal.h"
 
 namespace mancala::services {
 
-using google::protobuf::util::TimeUtil;
+using storage::MatchStatus;
 using storage::SeatRecord;
-
-struct LiveMatches::Live {
-  std::mutex mu;
-  storage::MatchRecord record;
-  engine::State state;
-  std::vector<std::string> display_names;  // Per seat.
-
-  Live(storage::MatchRecord r, engine::State s)
-      : record(std::move(r)), state(std::move(s)) {}
-};
 
 namespace {
 
-std::string MatchName(const std::string& id) { return "matches/" + id; }
-
-// The engine rules of a stored or requested match.
 grpc::Status ParseMatchRules(const std::string& game,
                              const engine::OptionMap& options, int seats,
                              engine::Rules* rules) {
@@ -39,78 +27,62 @@ grpc::Status ParseMatchRules(const std::string& game,
   return grpc::Status::OK;
 }
 
-grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
-                             const std::vector<int>& legal) {
-  std::string legal_list;
-  for (int p : legal) {
-    legal_list += (legal_list.empty() ? "" : ", ") + std::to_string(p);
-  }
-  const std::map<std::string, std::string> md = {{"legal_pits", legal_list}};
-  switch (error) {
-    case engine::MoveError::kPitOutOfRange:
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "PIT_OUT_OF_RANGE",
-                   "pit " + std::to_string(pit) + " is out of range: pits "
-                   "are numbered 0.." + std::to_string(pits - 1) +
-                   " on your own side", md);
-    case engine::MoveError::kPitEmpty:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_EMPTY",
-                   "pit " + std::to_string(pit) + " is empty; legal pits: " +
-                   legal_list, md);
-    case engine::MoveError::kNotLegal:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_NOT_LEGAL",
-                   "pit " + std::to_string(pit) + " is not allowed here (" +
-                   std::string(engine::MoveErrorMessage(error)) +
-                   "); legal pits: " + legal_list, md);
-    case engine::MoveError::kGameOver:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-                   "the match is over");
-    case engine::MoveError::kNotActive:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
-                   "your seat is no longer in play (finished or resigned)");
-  }
-  return Error(grpc::StatusCode::INTERNAL, "INTERNAL", "unknown move error");
-}
-
-void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
-  out->set_ply(row.ply);
-  out->set_seat(row.seat);
-  out->set_pit(row.pit);
-  out->set_by_cpu(row.by_cpu);
-  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
+  v1::WatchEvent e;
+  *(finished ? e.mutable_finished() : e.mutable_match()) = match;
+  return e;
 }
 
 }  // namespace
 
-LiveMatches::LiveMatches(storage::Store& store, const Clock& clock)
-    : store_(store), clock_(clock) {}
+LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
+                         LiveMatchesOptions options)
+    : store_(store), clock_(clock), options_(options) {}
+
+LiveMatches::~LiveMatches() { CloseWatchers(); }
+
+void LiveMatches::CloseWatchers() {
+  std::vector<LivePtr> all;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, live] : matches_) all.push_back(live);
+  }
+  for (LivePtr& live : all) {
+    std::vector<std::shared_ptr<WatchSink>> sinks;
+    {
+      std::lock_guard lock(live->mu);
+      live->CancelCpuTurn();
+      sinks = live->watchers;
+    }
+    for (auto& sink : sinks) {
+      sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "server shutting down; watch again"));
+    }
+  }
+}
 
 void LiveMatches::SetCpuTurnListener(std::function<void(CpuTurn)> listener) {
   on_cpu_turn_ = std::move(listener);
 }
 
-absl::Status LiveMatches::LoadInProgress() {
-  auto ids = store_.ListMatchIds(storage::MatchStatus::kInProgress);
-  if (!ids.ok()) return ids.status();
-  for (const std::string& id : *ids) {
-    std::shared_ptr<Live> live;
-    grpc::Status s = Find(id, &live);
-    if (!s.ok()) {
-      return absl::DataLossError("cannot restore match " + id + ": " +
-                                 s.error_message());
+absl::Status LiveMatches::LoadActive() {
+  for (MatchStatus status : {MatchStatus::kInProgress, MatchStatus::kWaiting}) {
+    auto ids = store_.ListMatchIds(status);
+    if (!ids.ok()) return ids.status();
+    for (const std::string& id : *ids) {
+      LivePtr live;
+      grpc::Status s = Find(id, &live);
+      if (!s.ok()) {
+        return absl::DataLossError("cannot restore match " + id + ": " +
+                                   s.error_message());
+      }
     }
-    std::optional<CpuTurn> turn;
-    {
-      std::lock_guard lock(live->mu);
-      turn = DueCpuTurn(*live);
-    }
-    Announce(std::move(turn));
   }
+  Tick();  // Announces the CPU turns that were pending at shutdown.
   return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Find(const std::string& id,
-                               std::shared_ptr<Live>* out) {
+grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
     std::lock_guard lock(mu_);
     auto it = matches_.find(id);
@@ -119,6 +91,15 @@ grpc::Status LiveMatches::Find(const std::string& id,
       return grpc::Status::OK;
     }
   }
+  LivePtr live;
+  if (grpc::Status s = Load(id, &live); !s.ok()) return s;
+  std::lock_guard lock(mu_);
+  auto [it, inserted] = matches_.emplace(id, live);
+  *out = it->second;  // Another thread may have loaded it first.
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
@@ -133,10 +114,11 @@ grpc::Status LiveMatches::Find(const std::string& id,
   }
   auto live = std::make_shared<Live>(*record,
                                      engine::State(rules, record->first_seat));
-  // Replay the stored moves: the engine is deterministic, so this rebuilds
-  // exactly the state every client saw.
-  for (int64_t from = 1;;) {
-    auto rows = store_.ListMoves(id, from, 1000);
+  // The engine is deterministic: replaying the stored moves rebuilds exactly
+  // the state every client saw.
+  constexpr int kPage = 1000;
+  for (int64_t from = 1;; from += kPage) {
+    auto rows = store_.ListMoves(id, from, kPage);
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       auto err = row.pit < 0 ? live->state.Resign(row.seat)
@@ -148,22 +130,35 @@ grpc::Status LiveMatches::Find(const std::string& id,
                          std::string(engine::MoveErrorMessage(*err)));
       }
     }
-    if (rows->size() < 1000) break;
-    from += 1000;
+    if (static_cast<int>(rows->size()) < kPage) break;
   }
   for (const SeatRecord& seat : record->seats) {
-    if (seat.kind == SeatRecord::Kind::kCpu) {
-      live->display_names.push_back("CPU (level " +
-                                    std::to_string(seat.cpu_level) + ")");
-      continue;
+    switch (seat.kind) {
+      case SeatRecord::Kind::kCpu:
+        live->display_names.push_back(
+            "CPU (level " + std::to_string(seat.cpu_level) + ")");
+        break;
+      case SeatRecord::Kind::kOpen:
+        live->display_names.push_back("(open)");
+        break;
+      case SeatRecord::Kind::kPlayer: {
+        auto player = store_.GetPlayer(seat.player_id);
+        live->display_names.push_back(player.ok() ? player->display_name
+                                                  : "");
+        break;
+      }
     }
-    auto player = store_.GetPlayer(seat.player_id);
-    live->display_names.push_back(player.ok() ? player->display_name : "");
   }
-  std::lock_guard lock(mu_);
-  auto [it, inserted] = matches_.emplace(id, live);
-  *out = it->second;  // Another thread may have loaded it first.
+  if (live->record.status == MatchStatus::kInProgress) StartClock(*live);
+  *out = std::move(live);
   return grpc::Status::OK;
+}
+
+void LiveMatches::StartClock(Live& live) {
+  const int64_t now = clock_.NowMs();
+  for (SeatPresence& p : live.presence) p.last_seen_ms = now;
+  live.deadline_ms =
+      live.record.turn_limit_s > 0 ? now + live.record.turn_limit_s * 1000 : 0;
 }
 
 grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
@@ -177,14 +172,22 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   record.id = NewId();
   record.game = request.game;
   record.options = rules.Options();
+  record.options.erase("rotate_first_player");  // A match setting here.
   record.seats = request.seats;
   record.first_seat = request.first_seat;
   record.created_by = request.creator_id;
   record.created_at_ms = record.updated_at_ms = clock_.NowMs();
+  record.ranked = request.ranked;
+  record.turn_limit_s = request.turn_limit_s;
+  record.rotate_first_player = request.rotate_first_player;
+  bool open = false;
+  for (const SeatRecord& s : record.seats) open |= s.kind == SeatRecord::Kind::kOpen;
+  record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
+  if (open) record.invite_code = NewInviteCode();
   if (absl::Status s = store_.CreateMatch(record); !s.ok()) {
     return FromStorage(s);
   }
-  std::shared_ptr<Live> live;
+  LivePtr live;
   if (grpc::Status s = Find(record.id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
@@ -196,204 +199,316 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   return grpc::Status::OK;
 }
 
-grpc::Status LiveMatches::Get(const std::string& id, v1::Match* out) {
-  std::shared_ptr<Live> live;
+grpc::Status LiveMatches::Get(const std::string& id,
+                              const std::string& viewer_id, v1::Match* out) {
+  LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::lock_guard lock(live->mu);
+  Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
 }
 
-grpc::Status LiveMatches::Play(const std::string& id,
-                               const std::string& player_id, int pit,
-                               bool by_cpu, int64_t expected_ply,
-                               v1::Match* match, v1::Move* move) {
-  std::shared_ptr<Live> live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+grpc::Status LiveMatches::Join(const std::string& invite_code,
+                               std::optional<int> seat,
+                               const std::string& player_id, v1::Match* out) {
+  auto id = store_.FindMatchByInviteCode(invite_code);
+  if (absl::IsNotFound(id.status())) {
+    return Error(grpc::StatusCode::NOT_FOUND, "INVITE_NOT_FOUND",
+                 "no waiting match has invite code '" + invite_code + "'");
+  }
+  if (!id.ok()) return FromStorage(id.status());
+  LivePtr live;
+  if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     std::lock_guard lock(live->mu);
-    const engine::State& state = live->state;
-    const int pits = state.rules().pits;
-    if (pit < 0 || pit >= pits) {
-      return MoveErrorStatus(engine::MoveError::kPitOutOfRange, pit, pits,
-                             state.LegalMoves());
+    storage::MatchRecord& rec = live->record;
+    if (rec.status != MatchStatus::kWaiting) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
+                   MatchName(rec.id) + " has no open seat any more");
     }
-    if (state.is_over()) {
-      return MoveErrorStatus(engine::MoveError::kGameOver, pit, pits, {});
-    }
-    const int seat = state.to_move();
-    if (!by_cpu) {
-      bool holds_any = false;
-      for (const SeatRecord& s : live->record.seats) {
-        holds_any |= s.kind == SeatRecord::Kind::kPlayer &&
-                     s.player_id == player_id;
-      }
-      if (!holds_any) {
-        return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
-                     "you hold no seat in " + MatchName(id));
-      }
-      const SeatRecord& mover = live->record.seats[seat];
-      if (mover.kind != SeatRecord::Kind::kPlayer ||
-          mover.player_id != player_id) {
-        return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_YOUR_TURN",
-                     "it is seat " + std::to_string(seat) + "'s turn (" +
-                         live->display_names[seat] + ")",
-                     {{"to_move", std::to_string(seat)}});
+    if (rec.ranked) {
+      for (size_t i = 0; i < rec.seats.size(); ++i) {
+        if (live->HoldsSeat(player_id, i)) {
+          return Error(grpc::StatusCode::FAILED_PRECONDITION,
+                       "ALREADY_SEATED",
+                       "you already hold seat " + std::to_string(i) +
+                           "; nobody holds two seats in a ranked match");
+        }
       }
     }
-    if (expected_ply >= 0 && expected_ply != live->record.ply) {
-      return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
-                   "the match is at ply " + std::to_string(live->record.ply) +
-                       ", not " + std::to_string(expected_ply),
-                   {{"ply", std::to_string(live->record.ply)}});
+    int take = -1;
+    if (seat.has_value()) {
+      if (*seat < 0 || *seat >= static_cast<int>(rec.seats.size())) {
+        return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
+                     "seat must be 0.." + std::to_string(rec.seats.size() - 1));
+      }
+      if (rec.seats[*seat].kind != SeatRecord::Kind::kOpen) {
+        return Error(grpc::StatusCode::FAILED_PRECONDITION, "SEAT_TAKEN",
+                     "seat " + std::to_string(*seat) + " is not open");
+      }
+      take = *seat;
+    } else {
+      for (size_t i = 0; i < rec.seats.size() && take < 0; ++i) {
+        if (rec.seats[i].kind == SeatRecord::Kind::kOpen) take = i;
+      }
     }
-    if (grpc::Status s = Record(*live, seat, pit, by_cpu, move); !s.ok()) {
-      return s;
+    auto player = store_.GetPlayer(player_id);
+    if (!player.ok()) return FromStorage(player.status());
+    storage::MatchRecord next = rec;
+    next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0};
+    next.updated_at_ms = clock_.NowMs();
+    bool still_open = false;
+    for (const SeatRecord& s : next.seats) {
+      still_open |= s.kind == SeatRecord::Kind::kOpen;
     }
-    if (match != nullptr) Snapshot(*live, match);
+    if (!still_open) {
+      next.status = MatchStatus::kInProgress;
+      next.invite_code.clear();
+    }
+    if (absl::Status s = store_.UpdateMatch(next); !s.ok()) {
+      return FromStorage(s);
+    }
+    rec = std::move(next);
+    live->display_names[take] = player->display_name;
+    if (!still_open) StartClock(*live);
+    Touch(*live, player_id);
+    Snapshot(*live, out);
+    Broadcast(*live, MatchEvent(*out, false));
     turn = DueCpuTurn(*live);
   }
   Announce(std::move(turn));
   return grpc::Status::OK;
 }
 
-grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
-  v1::Move move;
-  return Play(turn.match_id, "", pit, /*by_cpu=*/true, turn.ply, nullptr,
-              &move);
-}
-
-grpc::Status LiveMatches::Resign(const std::string& id,
+grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id,
                                  v1::Match* out) {
-  std::shared_ptr<Live> live;
+  LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::optional<CpuTurn> turn;
+  std::lock_guard lock(live->mu);
+  storage::MatchRecord& rec = live->record;
+  if (rec.created_by != player_id) {
+    return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
+                 "only the creator of " + MatchName(id) + " may cancel it");
+  }
+  if (rec.status != MatchStatus::kWaiting) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_STARTED",
+                 MatchName(id) + " has already started (or ended); resign "
+                 "instead");
+  }
+  storage::MatchRecord next = rec;
+  next.status = MatchStatus::kCancelled;
+  next.invite_code.clear();
+  next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
+  if (absl::Status s = store_.UpdateMatch(next); !s.ok()) return FromStorage(s);
+  rec = std::move(next);
+  Snapshot(*live, out);
+  Broadcast(*live, MatchEvent(*out, true), /*last=*/true);
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::Rematch(const std::string& id,
+                                  const std::string& player_id,
+                                  v1::Match* out) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  NewMatch again;
+  std::string existing;
   {
     std::lock_guard lock(live->mu);
-    int seat = -1;
-    for (size_t i = 0; i < live->record.seats.size(); ++i) {
-      const SeatRecord& s = live->record.seats[i];
-      if (s.kind == SeatRecord::Kind::kPlayer && s.player_id == player_id &&
-          live->state.is_active(i)) {
-        seat = static_cast<int>(i);
-        break;
-      }
+    const storage::MatchRecord& rec = live->record;
+    bool seated = false;
+    for (size_t i = 0; i < rec.seats.size(); ++i) {
+      seated |= live->HoldsSeat(player_id, i);
     }
-    if (live->state.is_over()) {
-      return MoveErrorStatus(engine::MoveError::kGameOver, 0, 0, {});
-    }
-    if (seat < 0) {
+    if (!seated) {
       return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
-                   "you hold no seat still in play in " + MatchName(id));
+                   "only a player of " + MatchName(id) + " may ask a rematch");
     }
-    v1::Move move;
-    if (grpc::Status s = Record(*live, seat, -1, false, &move); !s.ok()) {
+    if (rec.status != MatchStatus::kFinished) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_OVER",
+                   MatchName(id) + " is not finished");
+    }
+    existing = rec.rematch_id;
+    again.creator_id = player_id;
+    again.game = rec.game;
+    again.options = rec.options;
+    again.seats = rec.seats;
+    const int n = static_cast<int>(rec.seats.size());
+    // MB.4: the first player of game k+1 is the next after game k's.
+    again.first_seat =
+        rec.rotate_first_player ? (rec.first_seat + 1) % n : rec.first_seat;
+    again.ranked = rec.ranked;
+    again.turn_limit_s = rec.turn_limit_s;
+    again.rotate_first_player = rec.rotate_first_player;
+  }
+  if (existing.empty()) {
+    engine::Rules rules;
+    if (grpc::Status s = ParseMatchRules(again.game, again.options,
+                                         again.seats.size(), &rules);
+        !s.ok()) {
       return s;
     }
-    Snapshot(*live, out);
-    turn = DueCpuTurn(*live);
+    storage::MatchRecord record;
+    record.id = NewId();
+    record.game = again.game;
+    record.options = again.options;
+    record.seats = again.seats;
+    record.first_seat = again.first_seat;
+    record.created_by = player_id;
+    record.created_at_ms = record.updated_at_ms = clock_.NowMs();
+    record.ranked = again.ranked;
+    record.turn_limit_s = again.turn_limit_s;
+    record.rotate_first_player = again.rotate_first_player;
+    record.rematch_of = id;
+    absl::Status s = store_.CreateMatch(record);
+    if (s.ok()) {
+      existing = record.id;
+    } else if (absl::IsAlreadyExists(s)) {
+      auto original = store_.GetMatch(id);  // Someone else was first.
+      if (!original.ok()) return FromStorage(original.status());
+      existing = original->rematch_id;
+    } else {
+      return FromStorage(s);
+    }
+    std::lock_guard lock(live->mu);
+    live->record.rematch_id = existing;
+  }
+  LivePtr next;
+  if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    std::lock_guard lock(next->mu);
+    Touch(*next, player_id);
+    Snapshot(*next, out);
+    turn = DueCpuTurn(*next);
   }
   Announce(std::move(turn));
   return grpc::Status::OK;
 }
 
-grpc::Status LiveMatches::Record(Live& live, int seat, int pit, bool by_cpu,
-                                 v1::Move* move) {
-  engine::State next = live.state;
-  engine::MoveRecord record;
-  auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
-  if (err.has_value()) {
-    return MoveErrorStatus(*err, pit, next.rules().pits,
-                           live.state.LegalMoves());
+grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
+                                    int limit, std::vector<v1::Move>* out,
+                                    bool* finished) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  {
+    std::lock_guard lock(live->mu);
+    *finished = live->ended();
   }
-  move->Clear();
-  for (const engine::Event& e : record.events) {
-    ToProto(e, move->add_events());
+  auto rows = store_.ListMoves(id, from_ply, limit);
+  if (!rows.ok()) return FromStorage(rows.status());
+  out->clear();
+  for (const storage::MoveRow& row : *rows) {
+    MoveToProto(row, &out->emplace_back());
   }
-  storage::MoveRow row;
-  row.match_id = live.record.id;
-  row.ply = live.record.ply + 1;
-  row.seat = seat;
-  row.pit = pit;
-  row.by_cpu = by_cpu;
-  row.played_at_ms = clock_.NowMs();
-  row.events = move->SerializeAsString();
-  storage::MatchUpdate update;
-  if (next.is_over()) {
-    update.status = storage::MatchStatus::kFinished;
-    update.ended_at_ms = row.played_at_ms;
-    v1::Result result;
-    ResultToProto(next, &result);
-    update.result = result.SerializeAsString();
-  }
-  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
-    return FromStorage(s);
-  }
-  live.state = std::move(next);
-  live.record.ply = row.ply;
-  live.record.status = update.status;
-  live.record.updated_at_ms = row.played_at_ms;
-  live.record.ended_at_ms = update.ended_at_ms;
-  live.record.result = update.result;
-  MoveToProto(row, move);
   return grpc::Status::OK;
 }
 
-void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
-  const engine::State& state = live.state;
-  out->Clear();
-  out->set_name(MatchName(live.record.id));
-  out->set_game(GameFromName(live.record.game));
-  for (const auto& [k, v] : live.record.options) (*out->mutable_options())[k] = v;
-  for (size_t i = 0; i < live.record.seats.size(); ++i) {
-    const SeatRecord& s = live.record.seats[i];
-    v1::Seat* seat = out->add_seats();
-    if (s.kind == SeatRecord::Kind::kCpu) {
-      seat->set_kind(v1::Seat::CPU);
-      seat->set_cpu_level(s.cpu_level);
-    } else {
-      seat->set_kind(v1::Seat::PLAYER);
-      seat->set_player("players/" + s.player_id);
+grpc::Status LiveMatches::Watch(const std::string& id,
+                                const std::string& viewer_id,
+                                int64_t after_ply,
+                                std::shared_ptr<WatchSink> sink) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  std::lock_guard lock(live->mu);
+  v1::Match snapshot;
+  Touch(*live, viewer_id);
+  Snapshot(*live, &snapshot);
+  sink->Push(MatchEvent(snapshot, false));
+  // Catch-up under the match lock: no move can slip between the stored
+  // moves and the live ones.
+  if (after_ply < live->record.ply) {
+    auto rows = store_.ListMoves(id, after_ply + 1,
+                                 live->record.ply - after_ply);
+    if (!rows.ok()) return FromStorage(rows.status());
+    for (const storage::MoveRow& row : *rows) {
+      v1::WatchEvent e;
+      MoveToProto(row, e.mutable_move());
+      sink->Push(e);
     }
-    seat->set_display_name(live.display_names[i]);
   }
-  out->set_state(state.is_over() ? v1::Match::FINISHED
-                                 : v1::Match::IN_PROGRESS);
-  ToProto(state.board(), out->mutable_board());
-  out->set_to_move(state.to_move());
-  out->set_ply(live.record.ply);
-  for (int p : state.LegalMoves()) out->add_legal_pits(p);
-  if (state.is_over()) ResultToProto(state, out->mutable_result());
-  out->set_first_seat(live.record.first_seat);
-  *out->mutable_create_time() =
-      TimeUtil::MillisecondsToTimestamp(live.record.created_at_ms);
-  *out->mutable_update_time() =
-      TimeUtil::MillisecondsToTimestamp(live.record.updated_at_ms);
+  if (live->ended()) {
+    sink->Push(MatchEvent(snapshot, true), /*last=*/true);
+    return grpc::Status::OK;
+  }
+  for (size_t i = 0; i < live->record.seats.size(); ++i) {
+    if (live->HoldsSeat(viewer_id, i)) {
+      sink->seats.push_back(i);
+      live->presence[i].open_streams++;
+    }
+  }
+  live->watchers.push_back(std::move(sink));
+  return grpc::Status::OK;
 }
 
-std::optional<CpuTurn> LiveMatches::DueCpuTurn(const Live& live) const {
-  const engine::State& state = live.state;
-  if (state.is_over()) return std::nullopt;
-  const SeatRecord& seat = live.record.seats[state.to_move()];
-  if (seat.kind != SeatRecord::Kind::kCpu) return std::nullopt;
-  return CpuTurn{live.record.id, live.record.ply, state, seat.cpu_level};
+void LiveMatches::Unwatch(const std::string& id,
+                          const std::shared_ptr<WatchSink>& sink) {
+  LivePtr live;
+  {
+    std::lock_guard lock(mu_);
+    auto it = matches_.find(id);
+    if (it == matches_.end()) return;
+    live = it->second;
+  }
+  std::lock_guard lock(live->mu);
+  auto& w = live->watchers;
+  auto it = std::find(w.begin(), w.end(), sink);
+  if (it == w.end()) return;
+  w.erase(it);
+  const int64_t now = clock_.NowMs();
+  for (int seat : sink->seats) {
+    live->presence[seat].open_streams--;
+    // The grace period runs from the moment the stream dropped.
+    live->presence[seat].last_seen_ms = now;
+  }
+}
+
+void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
+                            bool last) {
+  for (auto& sink : live.watchers) sink->Push(event, last);
+  if (last) {
+    for (auto& sink : live.watchers) {
+      for (int seat : sink->seats) live.presence[seat].open_streams--;
+    }
+    live.watchers.clear();
+  }
 }
 
 void LiveMatches::Announce(std::optional<CpuTurn> turn) {
   if (turn.has_value() && on_cpu_turn_) on_cpu_turn_(std::move(*turn));
 }
 
-grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
-                                    int limit, std::vector<v1::Move>* out) {
-  std::shared_ptr<Live> live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  auto rows = store_.ListMoves(id, from_ply, limit);
-  if (!rows.ok()) return FromStorage(rows.status());
-  out->clear();
-  for (const storage::MoveRow& row : *rows) MoveToProto(row, &out->emplace_back());
-  return grpc::Status::OK;
+void LiveMatches::Tick() {
+  std::vector<std::pair<std::string, LivePtr>> all;
+  {
+    std::lock_guard lock(mu_);
+    all.assign(matches_.begin(), matches_.end());
+  }
+  std::vector<std::string> evict;
+  for (auto& [id, live] : all) {
+    std::optional<CpuTurn> turn;
+    {
+      std::lock_guard lock(live->mu);
+      if (live->ended()) {
+        if (live->watchers.empty()) evict.push_back(id);
+        continue;
+      }
+      UpdatePresence(*live);
+      turn = DueCpuTurn(*live);
+    }
+    Announce(std::move(turn));
+  }
+  std::lock_guard lock(mu_);
+  for (const std::string& id : evict) {
+    auto it = matches_.find(id);
+    // Loaded again from the store if anyone asks.
+    if (it != matches_.end() && it->second.use_count() <= 2) {
+      matches_.erase(it);
+    }
+  }
 }
 
 }  // namespace mancala::services

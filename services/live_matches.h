@@ -1,25 +1,34 @@
-// The registry of live matches: each match's engine state, kept in step
-// with the store.
+// The registry of live matches: each match's engine state, seats, turn
+// clock, presence and watchers, kept in step with the store.
 //
 // The path of a move (DESIGN.md): Play() takes the match lock, applies the
-// move to a copy of the engine state, appends it to the store conditionally
-// on the expected ply, and only then makes the copy current. So a move is
-// durable before anyone hears of it, and a move the store refused never
-// happened. After a move, if the next seat is the computer's, the
-// `on_cpu_turn` callback is told the match id (the CPU worker plays it
-// through the same Play()).
+// move to the engine state, appends it to the store conditionally on the
+// ply, and only then answers and tells the watchers. A move the store
+// refused never happened. Whenever the computer must move (a CPU seat, a
+// turn past its deadline, an absent player's seat; turn_policy.h) a CpuTurn
+// is announced to the listener (the CPU worker), which plays it through
+// PlayCpu(): the same path, refused if the match moved on or the reason no
+// longer holds.
 //
-// Matches not in memory (finished ones after a restart) are loaded on
-// demand by replaying their stored moves through the engine.
-// Thread-safety: every method may be called from any thread; one mutex per
-// match, and never held while waiting on anything but the store.
+// Time comes from the injected Clock; Tick() looks at deadlines and presence
+// and is called by the server's ticker (and by tests, after moving a
+// ManualClock). Deadlines and presence are not stored: after a restart the
+// player to move gets a fresh full turn and every grace period starts again,
+// so nobody is charged for the server's outage.
+//
+// Matches not in memory (finished ones, after a restart) are loaded on demand
+// by replaying their stored moves through the engine.
+// Thread-safety: all methods may be called from any thread; one mutex per
+// match, never held while waiting on anything but the store.
 
 #ifndef MANCALA_SERVICES_LIVE_MATCHES_H_
 #define MANCALA_SERVICES_LIVE_MATCHES_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,85 +38,129 @@
 #include "engine/state.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
+#include "services/watch_stream.h"
 #include "storage/store.h"
 
 namespace mancala::services {
 
-// A request to start a match, already checked for shape by the service.
+struct LiveMatchesOptions {
+  int64_t grace_ms = 20'000;   // Presence grace period after the last call.
+  int standin_level = 2;       // CPU level that plays for absent players.
+};
+
+// A request to create a match, already checked for shape by the service.
 struct NewMatch {
   std::string creator_id;
   std::string game;                    // Engine wire name.
-  engine::OptionMap options;
+  engine::OptionMap options;           // Without rotate_first_player.
   std::vector<storage::SeatRecord> seats;
   int first_seat = 0;
+  bool ranked = false;
+  int turn_limit_s = 0;
+  bool rotate_first_player = true;
 };
 
-// A CPU turn to play: the match and the ply it was computed for.
+// A turn the computer must play.
 struct CpuTurn {
   std::string match_id;
-  int64_t ply = 0;
-  engine::State state;
+  int64_t ply = 0;             // The match's ply when announced.
+  engine::State state;         // A copy to search on, off the match lock.
   int level = 0;
+  v1::Move::CpuReason reason = v1::Move::CPU_REASON_UNSPECIFIED;
+  // Set when the search is no longer wanted (the player came back, the
+  // match moved on or ended).
+  std::shared_ptr<std::atomic<bool>> stop;
+};
+
+struct SubmitMove {
+  std::string player_id;
+  int pit = 0;
+  std::optional<int64_t> expected_ply;
+  std::string request_id;
 };
 
 class LiveMatches {
  public:
-  LiveMatches(storage::Store& store, const Clock& clock);
+  LiveMatches(storage::Store& store, const Clock& clock,
+              LiveMatchesOptions options);
+  ~LiveMatches();
 
-  // Called (outside any lock) whenever a CPU seat is to move.
+  // Called (outside any match lock) whenever the computer must move.
   void SetCpuTurnListener(std::function<void(CpuTurn)> listener);
 
-  // Loads every match in progress from the store, replaying its moves, and
-  // announces the CPU turns among them. Call once at start-up.
-  absl::Status LoadInProgress();
+  // Loads every match in progress or waiting from the store. Call once at
+  // start-up, before serving.
+  absl::Status LoadActive();
 
-  // Validates rules and seats, stores the match, starts it.
-  // INVALID_ARGUMENT for bad options (reason INVALID_OPTION).
   grpc::Status Create(const NewMatch& request, v1::Match* out);
-
-  // NOT_FOUND for an unknown id.
-  grpc::Status Get(const std::string& id, v1::Match* out);
-
-  // Plays `pit` for `seat`. `player_id` must hold that seat unless `by_cpu`.
-  // `expected_ply` >= 0 makes the move conditional (ABORTED, reason
-  // STALE_PLY, if the match has moved on). Statuses as in
-  // match_service.proto's SubmitMove.
-  grpc::Status Play(const std::string& id, const std::string& player_id,
-                    int pit, bool by_cpu, int64_t expected_ply,
-                    v1::Match* match, v1::Move* move);
-
-  // The seat to move's pit chosen by the CPU for `turn` (by_cpu = true).
+  // `viewer_id` (may be empty) is touched as present if seated.
+  grpc::Status Get(const std::string& id, const std::string& viewer_id,
+                   v1::Match* out);
+  grpc::Status Join(const std::string& invite_code, std::optional<int> seat,
+                    const std::string& player_id, v1::Match* out);
+  grpc::Status Cancel(const std::string& id, const std::string& player_id,
+                      v1::Match* out);
+  grpc::Status Rematch(const std::string& id, const std::string& player_id,
+                       v1::Match* out);
+  grpc::Status Play(const std::string& id, const SubmitMove& move,
+                    v1::SubmitMoveResponse* out);
+  // The computer's pit for `turn`; ABORTED if the turn is no longer due.
   grpc::Status PlayCpu(const CpuTurn& turn, int pit);
-
-  // `player_id`'s seat resigns.
   grpc::Status Resign(const std::string& id, const std::string& player_id,
                       v1::Match* out);
-
-  // Stored moves from `from_ply` (1-based), at most `limit`.
+  // Stored moves from `from_ply` (1-based), at most `limit`; `finished`
+  // tells whether the match is over (or cancelled).
   grpc::Status ListMoves(const std::string& id, int64_t from_ply, int limit,
-                         std::vector<v1::Move>* out);
+                         std::vector<v1::Move>* out, bool* finished);
+
+  // Registers a watcher: queues the match snapshot, the stored moves after
+  // `after_ply`, then every live event until the match ends. Seats of
+  // `viewer_id` stay present while the sink is registered.
+  grpc::Status Watch(const std::string& id, const std::string& viewer_id,
+                     int64_t after_ply, std::shared_ptr<WatchSink> sink);
+  // Unregisters a watcher (its stream ended).
+  void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
+
+  // Ends every watch stream (UNAVAILABLE: watch again), for shutdown.
+  void CloseWatchers();
+
+  // Looks at every live match's clock and presence; announces CPU turns and
+  // presence changes that are due. Evicts ended matches nobody watches.
+  void Tick();
 
  private:
   struct Live;
+  using LivePtr = std::shared_ptr<Live>;
 
-  // The live match, loading it from the store if needed.
-  grpc::Status Find(const std::string& id, std::shared_ptr<Live>* out);
-  // Applies and records one action (pit >= 0 a move, pit < 0 resignation)
-  // for `seat`. Requires live->mu.
-  grpc::Status Record(Live& live, int seat, int pit, bool by_cpu,
-                      v1::Move* move);
+  grpc::Status Find(const std::string& id, LivePtr* out);
+  grpc::Status Load(const std::string& id, LivePtr* out);
+  // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
+  // `seat`, tells the watchers, and fills `reply` (may be null). Requires
+  // live.mu.
+  grpc::Status Record(Live& live, int seat, int pit,
+                      v1::Move::CpuReason cpu_reason,
+                      const std::string& request_id,
+                      v1::SubmitMoveResponse* reply);
+  // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is
+  // taken back. Requires live.mu.
+  void Touch(Live& live, const std::string& player_id);
+  // Presence changes since last announced, broadcast. Requires live.mu.
+  void UpdatePresence(Live& live);
+  // The CPU turn due now, if any (and not already queued). Requires live.mu.
+  std::optional<CpuTurn> DueCpuTurn(Live& live);
+  // Starts the clock and presence for a match that (re)starts now.
+  void StartClock(Live& live);
   void Snapshot(const Live& live, v1::Match* out) const;
-  // Announces a CPU turn if one is due. Requires live->mu; returns it for
-  // the caller to announce after unlocking.
-  std::optional<CpuTurn> DueCpuTurn(const Live& live) const;
+  void Broadcast(Live& live, const v1::WatchEvent& event, bool last = false);
   void Announce(std::optional<CpuTurn> turn);
 
   storage::Store& store_;
   const Clock& clock_;
+  const LiveMatchesOptions options_;
   std::function<void(CpuTurn)> on_cpu_turn_;
 
   std::mutex mu_;  // Guards matches_.
-  std::unordered_map<std::string, std::shared_ptr<Live>> matches_;
+  std::unordered_map<std::string, LivePtr> matches_;
 };
 
 }  // namespace mancala::services

@@ -10,7 +10,10 @@
 
 int main(int argc, char** argv) {
   mancala::services::ServerOptions options;
-  int64_t budget_ms = options.cpu_budget.count();
+  std::vector<int> budgets(options.cpu_budget_ms.begin(),
+                           options.cpu_budget_ms.end());
+  double grace_seconds = options.grace.count() / 1000.0;
+  int64_t tick_ms = options.tick.count();
   CLI::App app{"mancalad: mancala match and rating server (gRPC)"};
   app.add_option("--listen", options.address,
                  "host:port to serve on; port 0 picks a free port")
@@ -22,12 +25,30 @@ int main(int argc, char** argv) {
                  "threads that play the computer's moves")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  app.add_option("--cpu-budget-ms", budget_ms,
-                 "thinking time per computer move, milliseconds")
+  app.add_option("--cpu-budgets-ms", budgets,
+                 "thinking time per computer move for levels 1,2,3,4 (ms)")
+      ->delimiter(',')
+      ->expected(4)
       ->check(CLI::Range(1, 60000))
       ->capture_default_str();
+  app.add_option("--grace-seconds", grace_seconds,
+                 "a player who neither watches nor calls for this long is "
+                 "absent; the CPU plays their turns until they return")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
+  app.add_option("--standin-level", options.standin_level,
+                 "CPU level that plays for absent or timed-out players")
+      ->check(CLI::Range(1, 4))
+      ->capture_default_str();
+  app.add_option("--tick-ms", tick_ms,
+                 "how often turn deadlines and presence are checked (ms)")
+      ->check(CLI::Range(10, 10000))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  options.cpu_budget = std::chrono::milliseconds(budget_ms);
+  for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
+  options.grace = std::chrono::milliseconds(
+      static_cast<int64_t>(grace_seconds * 1000));
+  options.tick = std::chrono::milliseconds(tick_ms);
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;

@@ -1,6 +1,7 @@
 #include "services/match_service.h"
 
 #include <charconv>
+#include <set>
 
 #include "engine/cpu/cpu_player.h"
 #include "services/auth.h"
@@ -48,6 +49,18 @@ grpc::Status ParsePageToken(const std::string& token, int64_t* from_ply) {
   return grpc::Status::OK;
 }
 
+// Reads an on/off option value as RULES.md section 2 spells them.
+bool ParseSwitch(const std::string& value, bool* out) {
+  if (value == "on" || value == "true") {
+    *out = true;
+  } else if (value == "off" || value == "false") {
+    *out = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 grpc::Status MatchServiceImpl::CreateMatch(
@@ -65,6 +78,17 @@ grpc::Status MatchServiceImpl::CreateMatch(
   }
   match.game = *game;
   match.options.insert(request->options().begin(), request->options().end());
+  // rotate_first_player is a series setting (RULES.md MB.4) that the
+  // service keeps for every game; the rules never see it.
+  if (auto it = match.options.find("rotate_first_player");
+      it != match.options.end()) {
+    if (!ParseSwitch(it->second, &match.rotate_first_player)) {
+      return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
+                   "option \"rotate_first_player\" must be one of on, off "
+                   "(got \"" + it->second + "\")");
+    }
+    match.options.erase(it);
+  }
   const int max_seats = request->game() == v1::MANCALA_BASIC ? 4 : 2;
   const int seats = request->seats_size();
   if (seats < 2 || seats > max_seats) {
@@ -73,7 +97,9 @@ grpc::Status MatchServiceImpl::CreateMatch(
                                    : std::string("2 to 4")) +
                    " seats, got " + std::to_string(seats));
   }
+  match.ranked = request->ranked();
   bool caller_seated = false;
+  std::set<std::string> seated;
   for (int i = 0; i < seats; ++i) {
     const v1::Seat& seat = request->seats(i);
     SeatRecord record;
@@ -86,11 +112,19 @@ grpc::Status MatchServiceImpl::CreateMatch(
           return Invalid(where + ".player must be 'players/{player_id}'");
         }
         if (record.player_id != caller.id) {
-          return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_YOUR_SEAT",
-                       where + " names another player; you may only seat "
-                               "yourself and the CPU");
+          auto invited = store_.GetPlayer(record.player_id);
+          if (absl::IsNotFound(invited.status())) {
+            return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                         where + ": no player named " + seat.player());
+          }
+          if (!invited.ok()) return FromStorage(invited.status());
         }
-        caller_seated = true;
+        caller_seated |= record.player_id == caller.id;
+        if (!seated.insert(record.player_id).second && match.ranked) {
+          return Invalid(where + ": " + seat.player() +
+                         " already holds a seat; nobody holds two seats in a "
+                         "ranked match");
+        }
         break;
       }
       case v1::Seat::CPU:
@@ -103,8 +137,11 @@ grpc::Status MatchServiceImpl::CreateMatch(
                          std::to_string(seat.cpu_level()));
         }
         break;
+      case v1::Seat::OPEN:
+        record.kind = SeatRecord::Kind::kOpen;
+        break;
       default:
-        return Invalid(where + ".kind must be PLAYER or CPU");
+        return Invalid(where + ".kind must be PLAYER, CPU or OPEN");
     }
     match.seats.push_back(std::move(record));
   }
@@ -115,17 +152,28 @@ grpc::Status MatchServiceImpl::CreateMatch(
     return Invalid("first_seat must be 0.." + std::to_string(seats - 1));
   }
   match.first_seat = request->first_seat();
+  const int limit = request->turn_time_limit_seconds();
+  if (limit != 0 && limit != 30 && limit != 60) {
+    return Invalid("turn_time_limit_seconds must be 0 (none), 30 or 60, got " +
+                   std::to_string(limit));
+  }
+  match.turn_limit_s = limit;
   return matches_.Create(match, response);
 }
 
-grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext*,
+grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
                                         const v1::GetMatchRequest* request,
                                         v1::Match* response) {
+  storage::PlayerRecord viewer;
+  if (grpc::Status s = AuthenticateOptional(*context, store_, &viewer);
+      !s.ok()) {
+    return s;
+  }
   std::string id;
   if (grpc::Status s = MatchId(request->name(), "name", &id); !s.ok()) {
     return s;
   }
-  return matches_.Get(id, response);
+  return matches_.Get(id, viewer.id, response);
 }
 
 grpc::Status MatchServiceImpl::SubmitMove(
@@ -139,9 +187,15 @@ grpc::Status MatchServiceImpl::SubmitMove(
   if (grpc::Status s = MatchId(request->match(), "match", &id); !s.ok()) {
     return s;
   }
-  return matches_.Play(id, caller.id, request->pit(), /*by_cpu=*/false,
-                       /*expected_ply=*/-1, response->mutable_match(),
-                       response->mutable_move());
+  if (request->request_id().size() > 64) {
+    return Invalid("request_id must be at most 64 bytes");
+  }
+  services::SubmitMove move;
+  move.player_id = caller.id;
+  move.pit = request->pit();
+  if (request->has_expected_ply()) move.expected_ply = request->expected_ply();
+  move.request_id = request->request_id();
+  return matches_.Play(id, move, response);
 }
 
 grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
@@ -175,7 +229,9 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
     return s;
   }
   std::vector<v1::Move> moves;
-  if (grpc::Status s = matches_.ListMoves(id, from_ply, limit, &moves);
+  bool finished = false;
+  if (grpc::Status s =
+          matches_.ListMoves(id, from_ply, limit, &moves, &finished);
       !s.ok()) {
     return s;
   }
@@ -184,12 +240,73 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
   for (v1::Move& m : moves) *response->add_moves() = std::move(m);
   // A match in progress always gets a token, so a client can poll with it
   // for moves recorded later; a finished match's last page gets none.
-  v1::Match match;
-  if (grpc::Status s = matches_.Get(id, &match); !s.ok()) return s;
-  if (page_full || match.state() != v1::Match::FINISHED) {
+  if (page_full || !finished) {
     response->set_next_page_token(std::to_string(next));
   }
   return grpc::Status::OK;
+}
+
+grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
+                                         const v1::JoinMatchRequest* request,
+                                         v1::Match* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+    return s;
+  }
+  if (request->invite_code().empty()) return Invalid("invite_code is empty");
+  std::optional<int> seat;
+  if (request->has_seat()) seat = request->seat();
+  return matches_.Join(request->invite_code(), seat, caller.id, response);
+}
+
+grpc::Status MatchServiceImpl::CancelMatch(
+    grpc::ServerContext* context, const v1::CancelMatchRequest* request,
+    v1::Match* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+    return s;
+  }
+  std::string id;
+  if (grpc::Status s = MatchId(request->name(), "name", &id); !s.ok()) {
+    return s;
+  }
+  return matches_.Cancel(id, caller.id, response);
+}
+
+grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
+                                       const v1::RematchRequest* request,
+                                       v1::Match* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+    return s;
+  }
+  std::string id;
+  if (grpc::Status s = MatchId(request->match(), "match", &id); !s.ok()) {
+    return s;
+  }
+  return matches_.Rematch(id, caller.id, response);
+}
+
+grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
+    grpc::CallbackServerContext* context,
+    const v1::WatchMatchRequest* request) {
+  auto sink = std::make_shared<WatchSink>();
+  std::string id;
+  storage::PlayerRecord viewer;
+  grpc::Status status = AuthenticateOptional(*context, store_, &viewer);
+  if (status.ok()) status = MatchId(request->name(), "name", &id);
+  if (status.ok() && request->after_ply() < 0) {
+    status = Invalid("after_ply must be >= 0");
+  }
+  if (status.ok()) {
+    status = matches_.Watch(id, viewer.id, request->after_ply(), sink);
+  }
+  LiveMatches* matches = &matches_;
+  auto* reactor = new WatchReactor(
+      sink, [matches, id, sink] { matches->Unwatch(id, sink); });
+  if (!status.ok()) sink->Close(status);
+  reactor->Start();
+  return reactor;
 }
 
 }  // namespace mancala::services

@@ -12,7 +12,11 @@
 
 namespace mancala::services {
 
-class MatchServiceImpl final : public v1::MatchService::Service {
+// WatchMatch uses the callback API (one write in flight per stream, nothing
+// blocking); the unary methods are synchronous.
+class MatchServiceImpl final
+    : public v1::MatchService::WithCallbackMethod_WatchMatch<
+          v1::MatchService::Service> {
  public:
   MatchServiceImpl(storage::Store& store, LiveMatches& matches)
       : store_(store), matches_(matches) {}
@@ -32,6 +36,18 @@ class MatchServiceImpl final : public v1::MatchService::Service {
   grpc::Status ListMoves(grpc::ServerContext* context,
                          const v1::ListMovesRequest* request,
                          v1::ListMovesResponse* response) override;
+  grpc::Status JoinMatch(grpc::ServerContext* context,
+                         const v1::JoinMatchRequest* request,
+                         v1::Match* response) override;
+  grpc::Status CancelMatch(grpc::ServerContext* context,
+                           const v1::CancelMatchRequest* request,
+                           v1::Match* response) override;
+  grpc::Status Rematch(grpc::ServerContext* context,
+                       const v1::RematchRequest* request,
+                       v1::Match* response) override;
+  grpc::ServerWriteReactor<v1::WatchEvent>* WatchMatch(
+      grpc::CallbackServerContext* context,
+      const v1::WatchMatchRequest* request) override;
 
  private:
   storage::Store& store_;

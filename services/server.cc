@@ -1,6 +1,9 @@
 #include "services/server.h"
 
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -24,6 +27,12 @@ struct Server::Impl {
   std::unique_ptr<MatchServiceImpl> match_service;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
+
+  // The ticker: checks clocks and presence every `tick`.
+  std::mutex tick_mu;
+  std::condition_variable tick_cv;
+  bool stopping = false;
+  std::thread ticker;
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -42,13 +51,17 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   auto store = storage::SqliteStore::Open(options.db_path);
   if (!store.ok()) return store.status();
   impl->store = *std::move(store);
-  impl->matches = std::make_unique<LiveMatches>(*impl->store, *impl->clock);
+  LiveMatchesOptions live_options;
+  live_options.grace_ms = options.grace.count();
+  live_options.standin_level = options.standin_level;
+  impl->matches = std::make_unique<LiveMatches>(*impl->store, *impl->clock,
+                                                live_options);
   impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
-                                          options.cpu_budget);
+                                          options.cpu_budget_ms);
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
-  if (absl::Status s = impl->matches->LoadInProgress(); !s.ok()) return s;
+  if (absl::Status s = impl->matches->LoadActive(); !s.ok()) return s;
 
   impl->players =
       std::make_unique<PlayerServiceImpl>(*impl->store, *impl->clock);
@@ -66,18 +79,41 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
   }
+  if (options.tick.count() > 0) {
+    Impl* p = impl.get();
+    const auto every = options.tick;
+    p->ticker = std::thread([p, every] {
+      std::unique_lock lock(p->tick_mu);
+      while (!p->tick_cv.wait_for(lock, every, [p] { return p->stopping; })) {
+        lock.unlock();
+        p->matches->Tick();
+        lock.lock();
+      }
+    });
+  }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
+
+void Server::Tick() { impl_->matches->Tick(); }
 
 int Server::port() const { return impl_->port; }
 
 void Server::Wait() { impl_->server->Wait(); }
 
 void Server::Shutdown() {
-  if (impl_ && impl_->server) {
-    impl_->server->Shutdown();
-    impl_->cpu.reset();  // Stop CPU moves before the store goes away.
+  if (!impl_ || !impl_->server) return;
+  {
+    std::lock_guard lock(impl_->tick_mu);
+    if (impl_->stopping) return;
+    impl_->stopping = true;
   }
+  impl_->tick_cv.notify_all();
+  if (impl_->ticker.joinable()) impl_->ticker.join();
+  impl_->cpu.reset();  // No CPU move starts after this.
+  // Open watch streams end first, so Shutdown does not wait for them.
+  impl_->matches->CloseWatchers();
+  impl_->server->Shutdown(std::chrono::system_clock::now() +
+                          std::chrono::seconds(2));
 }
 
 }  // namespace mancala::services

@@ -9,6 +9,7 @@
 #ifndef MANCALA_SERVICES_SERVER_H_
 #define MANCALA_SERVICES_SERVER_H_
 
+#include <array>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -21,9 +22,19 @@ namespace mancala::services {
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
   std::string db_path = "var/mancala.db";   // ":memory:" for tests.
-  int cpu_threads = 1;                       // CPU worker threads.
-  std::chrono::milliseconds cpu_budget{1000};  // Thinking time per move.
-  const Clock* clock = nullptr;              // nullptr = system clock.
+  // Threads that play the computer's moves; 0 leaves CPU turns pending
+  // (tests of turn order only).
+  int cpu_threads = 1;
+  // Thinking time per move for CPU levels 1-4, milliseconds.
+  std::array<int, 4> cpu_budget_ms = {50, 100, 300, 1000};
+  // Presence grace period: a seat whose player neither watches nor called
+  // for this long is played by the CPU when its turn comes.
+  std::chrono::milliseconds grace{20'000};
+  int standin_level = 2;  // CPU level playing for absent players.
+  // How often deadlines and presence are checked (real time); 0 = never by
+  // itself (tests call Tick()).
+  std::chrono::milliseconds tick{200};
+  const Clock* clock = nullptr;  // nullptr = system clock.
 };
 
 class Server {
@@ -35,6 +46,9 @@ class Server {
   ~Server();  // Shuts down if still serving.
 
   int port() const;
+  // Checks deadlines and presence now (the ticker does this every
+  // ServerOptions::tick); for tests that move a ManualClock.
+  void Tick();
   // Blocks until Shutdown() is called from another thread.
   void Wait();
   void Shutdown();

@@ -12,7 +12,7 @@ namespace {
 // migration: add a new one.
 const std::vector<std::string>& Migrations() {
   static const std::vector<std::string> kMigrations = {
-      // 1: players, matches, seats, moves.
+      // 1: players, matches with seats, moves.
       R"sql(
 CREATE TABLE players (
   id            TEXT PRIMARY KEY,
@@ -32,9 +32,17 @@ CREATE TABLE matches (
   created_at_ms INTEGER NOT NULL,
   updated_at_ms INTEGER NOT NULL,
   ended_at_ms   INTEGER NOT NULL,
-  result        BLOB NOT NULL
+  result        BLOB NOT NULL,
+  ranked        INTEGER NOT NULL,
+  turn_limit_s  INTEGER NOT NULL,
+  invite_code   TEXT,
+  rotate_first_player INTEGER NOT NULL,
+  rematch_of    TEXT,
+  rematch_id    TEXT
 );
 CREATE INDEX matches_by_status ON matches (status, created_at_ms, id);
+CREATE UNIQUE INDEX matches_by_invite ON matches (invite_code)
+  WHERE invite_code IS NOT NULL;
 CREATE TABLE seats (
   match_id   TEXT NOT NULL REFERENCES matches (id),
   seat       INTEGER NOT NULL,
@@ -52,8 +60,13 @@ CREATE TABLE moves (
   by_cpu        INTEGER NOT NULL,
   played_at_ms  INTEGER NOT NULL,
   events        BLOB NOT NULL,
+  cpu_reason    INTEGER NOT NULL,
+  request_id    TEXT,
+  reply         BLOB,
   PRIMARY KEY (match_id, ply)
 ) WITHOUT ROWID;
+CREATE UNIQUE INDEX moves_by_request ON moves (match_id, request_id)
+  WHERE request_id IS NOT NULL;
 )sql",
   };
   return kMigrations;

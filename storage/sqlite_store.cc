@@ -11,12 +11,68 @@
 namespace mancala::storage {
 namespace {
 
+constexpr std::pair<MatchStatus, const char*> kStatusNames[] = {
+    {MatchStatus::kWaiting, "waiting"},
+    {MatchStatus::kInProgress, "in_progress"},
+    {MatchStatus::kFinished, "finished"},
+    {MatchStatus::kCancelled, "cancelled"},
+};
 const char* StatusName(MatchStatus s) {
-  return s == MatchStatus::kFinished ? "finished" : "in_progress";
+  for (const auto& [status, name] : kStatusNames) {
+    if (status == s) return name;
+  }
+  return "in_progress";
 }
 MatchStatus ParseStatus(const std::string& s) {
-  return s == "finished" ? MatchStatus::kFinished : MatchStatus::kInProgress;
+  for (const auto& [status, name] : kStatusNames) {
+    if (s == name) return status;
+  }
+  return MatchStatus::kInProgress;
 }
+
+constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
+    {SeatRecord::Kind::kPlayer, "player"},
+    {SeatRecord::Kind::kCpu, "cpu"},
+    {SeatRecord::Kind::kOpen, "open"},
+};
+const char* SeatKindName(SeatRecord::Kind k) {
+  for (const auto& [kind, name] : kSeatKinds) {
+    if (kind == k) return name;
+  }
+  return "open";
+}
+SeatRecord::Kind ParseSeatKind(const std::string& s) {
+  for (const auto& [kind, name] : kSeatKinds) {
+    if (s == name) return kind;
+  }
+  return SeatRecord::Kind::kOpen;
+}
+
+// Binds a string, or NULL when it is empty (nullable unique columns).
+void BindOrNull(SQLite::Statement& q, int index, const std::string& value) {
+  if (value.empty()) {
+    q.bind(index);
+  } else {
+    q.bind(index, value);
+  }
+}
+
+MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
+  MoveRow r;
+  r.match_id = match_id;
+  r.ply = q.getColumn(0).getInt64();
+  r.seat = q.getColumn(1).getInt();
+  r.pit = q.getColumn(2).getInt();
+  r.by_cpu = q.getColumn(3).getInt() != 0;
+  r.played_at_ms = q.getColumn(4).getInt64();
+  r.events = q.getColumn(5).getString();
+  r.cpu_reason = q.getColumn(6).getInt();
+  r.request_id = q.getColumn(7).getString();
+  r.reply = q.getColumn(8).getString();
+  return r;
+}
+
+
 
 // SQLiteCpp's exceptions become a status here, and nowhere else.
 absl::Status FromException(const SQLite::Exception& e, const char* what) {
@@ -117,14 +173,34 @@ absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
   }
 }
 
+void SqliteStore::WriteSeats(const MatchRecord& m) {
+  auto& del = Prepare("DELETE FROM seats WHERE match_id = ?");
+  del.bind(1, m.id);
+  del.exec();
+  for (size_t i = 0; i < m.seats.size(); ++i) {
+    const SeatRecord& s = m.seats[i];
+    auto& q = Prepare(
+        "INSERT INTO seats (match_id, seat, kind, player_id, cpu_level) "
+        "VALUES (?, ?, ?, ?, ?)");
+    q.bind(1, m.id);
+    q.bind(2, static_cast<int>(i));
+    q.bind(3, SeatKindName(s.kind));
+    BindOrNull(q, 4, s.player_id);
+    q.bind(5, s.cpu_level);
+    q.exec();
+  }
+}
+
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
   std::lock_guard lock(mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
         "INSERT INTO matches (id, game, options, first_seat, status, ply, "
-        "created_by, created_at_ms, updated_at_ms, ended_at_ms, result) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, "
+        "ranked, turn_limit_s, invite_code, rotate_first_player, rematch_of, "
+        "rematch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?)");
     q.bind(1, m.id);
     q.bind(2, m.game);
     q.bind(3, nlohmann::json(m.options).dump());
@@ -136,22 +212,24 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
     q.bind(9, static_cast<int64_t>(m.updated_at_ms));
     q.bind(10, static_cast<int64_t>(m.ended_at_ms));
     q.bind(11, m.result.data(), static_cast<int>(m.result.size()));
+    q.bind(12, m.ranked ? 1 : 0);
+    q.bind(13, m.turn_limit_s);
+    BindOrNull(q, 14, m.invite_code);
+    q.bind(15, m.rotate_first_player ? 1 : 0);
+    BindOrNull(q, 16, m.rematch_of);
+    BindOrNull(q, 17, m.rematch_id);
     q.exec();
-    for (size_t i = 0; i < m.seats.size(); ++i) {
-      const SeatRecord& s = m.seats[i];
-      auto& qs = Prepare(
-          "INSERT INTO seats (match_id, seat, kind, player_id, cpu_level) "
-          "VALUES (?, ?, ?, ?, ?)");
-      qs.bind(1, m.id);
-      qs.bind(2, static_cast<int>(i));
-      qs.bind(3, s.kind == SeatRecord::Kind::kCpu ? "cpu" : "player");
-      if (s.kind == SeatRecord::Kind::kPlayer) {
-        qs.bind(4, s.player_id);
-      } else {
-        qs.bind(4);
+    WriteSeats(m);
+    if (!m.rematch_of.empty()) {
+      auto& link = Prepare(
+          "UPDATE matches SET rematch_id = ? WHERE id = ? AND rematch_id IS "
+          "NULL");
+      link.bind(1, m.id);
+      link.bind(2, m.rematch_of);
+      if (link.exec() == 0) {
+        return absl::AlreadyExistsError("match " + m.rematch_of +
+                                        " already has a rematch");
       }
-      qs.bind(5, s.cpu_level);
-      qs.exec();
     }
     tx.commit();
   } catch (const SQLite::Exception& e) {
@@ -160,13 +238,50 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
   return absl::OkStatus();
 }
 
+absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
+  std::lock_guard lock(mu_);
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    auto& q = Prepare(
+        "UPDATE matches SET status = ?, invite_code = ?, updated_at_ms = ?, "
+        "ended_at_ms = ?, result = ?, rematch_id = ? WHERE id = ?");
+    q.bind(1, StatusName(m.status));
+    BindOrNull(q, 2, m.invite_code);
+    q.bind(3, static_cast<int64_t>(m.updated_at_ms));
+    q.bind(4, static_cast<int64_t>(m.ended_at_ms));
+    q.bind(5, m.result.data(), static_cast<int>(m.result.size()));
+    BindOrNull(q, 6, m.rematch_id);
+    q.bind(7, m.id);
+    if (q.exec() == 0) return absl::NotFoundError("match " + m.id);
+    WriteSeats(m);
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "update match");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
+    const std::string& code) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare("SELECT id FROM matches WHERE invite_code = ?");
+    q.bind(1, code);
+    if (!q.executeStep()) return absl::NotFoundError("no match has code");
+    return q.getColumn(0).getString();
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "find match by code");
+  }
+}
+
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
   std::lock_guard lock(mu_);
   try {
     auto& q = Prepare(
         "SELECT id, game, options, first_seat, status, ply, created_by, "
-        "created_at_ms, updated_at_ms, ended_at_ms, result "
-        "FROM matches WHERE id = ?");
+        "created_at_ms, updated_at_ms, ended_at_ms, result, ranked, "
+        "turn_limit_s, invite_code, rotate_first_player, rematch_of, "
+        "rematch_id FROM matches WHERE id = ?");
     q.bind(1, id);
     if (!q.executeStep()) return absl::NotFoundError("match " + id);
     MatchRecord m;
@@ -182,14 +297,19 @@ absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
     m.updated_at_ms = q.getColumn(8).getInt64();
     m.ended_at_ms = q.getColumn(9).getInt64();
     m.result = q.getColumn(10).getString();
+    m.ranked = q.getColumn(11).getInt() != 0;
+    m.turn_limit_s = q.getColumn(12).getInt();
+    m.invite_code = q.getColumn(13).getString();
+    m.rotate_first_player = q.getColumn(14).getInt() != 0;
+    m.rematch_of = q.getColumn(15).getString();
+    m.rematch_id = q.getColumn(16).getString();
     auto& qs = Prepare(
         "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
         "ORDER BY seat");
     qs.bind(1, id);
     while (qs.executeStep()) {
       SeatRecord s;
-      s.kind = qs.getColumn(0).getString() == "cpu" ? SeatRecord::Kind::kCpu
-                                                    : SeatRecord::Kind::kPlayer;
+      s.kind = ParseSeatKind(qs.getColumn(0).getString());
       s.player_id = qs.getColumn(1).getString();
       s.cpu_level = qs.getColumn(2).getInt();
       m.seats.push_back(std::move(s));
@@ -245,7 +365,8 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
     }
     auto& q = Prepare(
         "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, played_at_ms, "
-        "events) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        "events, cpu_reason, request_id, reply) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, mv.match_id);
     q.bind(2, static_cast<int64_t>(mv.ply));
     q.bind(3, mv.seat);
@@ -253,6 +374,9 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
     q.bind(5, mv.by_cpu ? 1 : 0);
     q.bind(6, static_cast<int64_t>(mv.played_at_ms));
     q.bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
+    q.bind(8, mv.cpu_reason);
+    BindOrNull(q, 9, mv.request_id);
+    q.bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
     q.exec();
     tx.commit();
   } catch (const SQLite::Exception& e) {
@@ -261,28 +385,35 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
   return absl::OkStatus();
 }
 
+absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
+    const std::string& match_id, const std::string& request_id) {
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(
+        "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
+        "request_id, reply FROM moves WHERE match_id = ? AND request_id = ?");
+    q.bind(1, match_id);
+    q.bind(2, request_id);
+    if (!q.executeStep()) return absl::NotFoundError("no move for request");
+    return ReadMove(q, match_id);
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "find move");
+  }
+}
+
 absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
     const std::string& match_id, int64_t from_ply, int limit) {
   std::lock_guard lock(mu_);
   try {
     auto& q = Prepare(
-        "SELECT ply, seat, pit, by_cpu, played_at_ms, events FROM moves "
-        "WHERE match_id = ? AND ply >= ? ORDER BY ply LIMIT ?");
+        "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
+        "request_id, reply FROM moves WHERE match_id = ? AND ply >= ? "
+        "ORDER BY ply LIMIT ?");
     q.bind(1, match_id);
     q.bind(2, static_cast<int64_t>(from_ply));
     q.bind(3, limit);
     std::vector<MoveRow> rows;
-    while (q.executeStep()) {
-      MoveRow r;
-      r.match_id = match_id;
-      r.ply = q.getColumn(0).getInt64();
-      r.seat = q.getColumn(1).getInt();
-      r.pit = q.getColumn(2).getInt();
-      r.by_cpu = q.getColumn(3).getInt() != 0;
-      r.played_at_ms = q.getColumn(4).getInt64();
-      r.events = q.getColumn(5).getString();
-      rows.push_back(std::move(r));
-    }
+    while (q.executeStep()) rows.push_back(ReadMove(q, match_id));
     return rows;
   } catch (const SQLite::Exception& e) {
     return FromException(e, "list moves");

@@ -39,6 +39,11 @@ class SqliteStore final : public Store {
       const std::string& token_hash) override;
 
   absl::Status CreateMatch(const MatchRecord& match) override;
+  absl::Status UpdateMatch(const MatchRecord& match) override;
+  absl::StatusOr<std::string> FindMatchByInviteCode(
+      const std::string& code) override;
+  absl::StatusOr<MoveRow> FindMoveByRequestId(
+      const std::string& match_id, const std::string& request_id) override;
   absl::StatusOr<MatchRecord> GetMatch(const std::string& id) override;
   absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) override;
@@ -54,6 +59,8 @@ class SqliteStore final : public Store {
   // The statement for `sql` (a string literal), prepared on first use and
   // reset for reuse. Requires mu_.
   SQLite::Statement& Prepare(const char* sql);
+  // Replaces the seats rows of `match`. Requires mu_ and a transaction.
+  void WriteSeats(const MatchRecord& match);
 
   std::mutex mu_;
   std::unique_ptr<SQLite::Database> db_;

@@ -39,13 +39,13 @@ struct PlayerRecord {
 };
 
 struct SeatRecord {
-  enum class Kind { kPlayer, kCpu };
+  enum class Kind { kPlayer, kCpu, kOpen };
   Kind kind = Kind::kPlayer;
   std::string player_id;  // kPlayer only.
   int cpu_level = 0;      // kCpu only.
 };
 
-enum class MatchStatus { kInProgress, kFinished };
+enum class MatchStatus { kWaiting, kInProgress, kFinished, kCancelled };
 
 struct MatchRecord {
   std::string id;
@@ -60,6 +60,12 @@ struct MatchRecord {
   int64_t updated_at_ms = 0;
   int64_t ended_at_ms = 0;    // 0 while in progress.
   std::string result;         // Serialized result, set when finished.
+  bool ranked = false;
+  int turn_limit_s = 0;       // 0 = no turn time limit.
+  std::string invite_code;    // While seats are open; unique.
+  bool rotate_first_player = true;
+  std::string rematch_of;     // The match this one is a rematch of.
+  std::string rematch_id;     // The rematch made from this one.
 };
 
 struct MoveRow {
@@ -70,6 +76,9 @@ struct MoveRow {
   bool by_cpu = false;
   int64_t played_at_ms = 0;
   std::string events;    // Serialized events (opaque bytes).
+  int cpu_reason = 0;    // Why the CPU moved (opaque to storage).
+  std::string request_id;  // Client request id; unique per match if set.
+  std::string reply;     // Serialized first answer to that request.
 };
 
 // What changes in the match row together with an appended move.
@@ -88,7 +97,15 @@ class Store {
   virtual absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
       const std::string& token_hash) = 0;
 
+  // Stores a new match. If match.rematch_of is set, also links it as that
+  // match's rematch; ALREADY_EXISTS (nothing written) if one is linked.
   virtual absl::Status CreateMatch(const MatchRecord& match) = 0;
+  // Rewrites the match's seats, status, invite code, times and result
+  // (joins, start, cancel). NOT_FOUND for an unknown match.
+  virtual absl::Status UpdateMatch(const MatchRecord& match) = 0;
+  // The id of the match with this invite code; NOT_FOUND if none.
+  virtual absl::StatusOr<std::string> FindMatchByInviteCode(
+      const std::string& code) = 0;
   virtual absl::StatusOr<MatchRecord> GetMatch(const std::string& id) = 0;
   // Ids of matches with the given status, oldest first.
   virtual absl::StatusOr<std::vector<std::string>> ListMatchIds(
@@ -99,6 +116,9 @@ class Store {
   // is at another ply (nothing written). NOT_FOUND for an unknown match.
   virtual absl::Status AppendMove(const MoveRow& move,
                                   const MatchUpdate& update) = 0;
+  // The move recorded for a client request id; NOT_FOUND if none.
+  virtual absl::StatusOr<MoveRow> FindMoveByRequestId(
+      const std::string& match_id, const std::string& request_id) = 0;
   // Moves with ply in [from_ply, from_ply + limit), oldest first.
   virtual absl::StatusOr<std::vector<MoveRow>> ListMoves(
       const std::string& match_id, int64_t from_ply, int limit) = 0;

@@ -1,12 +1,14 @@
 // mancala: the command-line client. Subcommands:
 //   play    a match against the CPU (see play.h)
 //   replay  conformance traces checked offline (see replay.h)
+//   arena   the CPU against itself, offline (see arena.h)
 
 #include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
+#include "services/cli/arena.h"
 #include "services/cli/play.h"
 #include "services/cli/replay.h"
 
@@ -51,7 +53,56 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
 
+  mancala::cli::ArenaOptions arena;
+  std::vector<std::string> arena_option_pairs;
+  CLI::App* arena_cmd = app.add_subcommand(
+      "arena", "play CPU level A against CPU level B and print the results");
+  arena_cmd
+      ->add_option("--game", arena.game,
+                   "kalah, oware, congkak or mancala_basic")
+      ->required();
+  arena_cmd->add_option("--option,-o", arena_option_pairs,
+                        "game option NAME=VALUE (RULES.md section 2), "
+                        "repeatable");
+  arena_cmd->add_option("--a", arena.level_a, "level of player A (1-4)")
+      ->required();
+  arena_cmd->add_option("--b", arena.level_b, "level of player B (1-4)")
+      ->required();
+  arena_cmd->add_option("--games", arena.games, "games to play")
+      ->capture_default_str();
+  arena_cmd
+      ->add_option("--players", arena.players,
+                   "seats (mancala_basic: 2-4); A takes one, B the others")
+      ->check(CLI::Range(2, 4))
+      ->capture_default_str();
+  arena_cmd->add_option("--seed", arena.seed, "series seed")
+      ->capture_default_str();
+  arena_cmd->add_option("--budget-ms", arena.budget_ms,
+                        "time budget per move in ms (default 1000; with "
+                        "--nodes, one hour)");
+  arena_cmd->add_option("--nodes", arena.nodes,
+                        "search positions per move for levels 3-4 "
+                        "(0 = no limit); makes results reproducible")
+      ->capture_default_str();
+  arena_cmd->add_option("--threads", arena.threads,
+                        "games played in parallel")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (arena_cmd->parsed()) {
+    for (const std::string& pair : arena_option_pairs) {
+      auto eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "error: --option takes NAME=VALUE, got '" << pair
+                  << "'\n";
+        return 1;
+      }
+      arena.options[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+    return mancala::cli::Arena(arena, std::cout, std::cerr);
+  }
 
   if (replay_cmd->parsed()) return mancala::cli::Replay(files, std::cout);
 

@@ -159,11 +159,24 @@ TEST_F(MatchTest, BadSeatsAreRefused) {
   EXPECT_EQ(matches_->CreateMatch(c2.get(), req, &m).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);  // Levels are 1-4.
   req.mutable_seats(1)->set_cpu_level(1);
-  req.mutable_seats(0)->set_player(other.name);
+  req.mutable_seats(0)->set_player("players/nobody");
   auto c3 = Ctx(me.token);
   grpc::Status s = matches_->CreateMatch(c3.get(), req, &m);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(ErrorReason(s), "NOT_YOUR_SEAT");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(ErrorReason(s), "PLAYER_NOT_FOUND");
+  // Seating only someone else: the creator must play.
+  req.mutable_seats(0)->set_player(other.name);
+  auto c4 = Ctx(me.token);
+  s = matches_->CreateMatch(c4.get(), req, &m);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // A time limit the site does not offer.
+  req.mutable_seats(1)->set_kind(v1::Seat::PLAYER);
+  req.mutable_seats(1)->set_player(me.name);
+  req.set_turn_time_limit_seconds(45);
+  auto c5 = Ctx(me.token);
+  s = matches_->CreateMatch(c5.get(), req, &m);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("0 (none), 30 or 60"), std::string::npos);
 }
 
 TEST_F(MatchTest, PitOutOfRangeIsInvalidArgument) {

@@ -9,6 +9,10 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
@@ -48,6 +52,8 @@ class ServiceTest : public ::testing::Test {
     options.db_path = (dir_ / "mancala.db").string();
     options.cpu_threads = cpu_threads_;
     options.clock = &clock_;
+    options.tick = std::chrono::milliseconds(0);  // Tests call Tick().
+    options.grace = std::chrono::milliseconds(grace_ms_);
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
@@ -131,12 +137,81 @@ class ServiceTest : public ::testing::Test {
   }
 
   int cpu_threads_ = 1;
+  int64_t grace_ms_ = 20'000;
   services::ManualClock clock_{1'800'000'000'000};
   std::filesystem::path dir_;
   std::unique_ptr<services::Server> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::PlayerService::Stub> players_;
   std::unique_ptr<v1::MatchService::Stub> matches_;
+};
+
+// A WatchMatch stream read on its own thread; events are collected.
+class WatchClient {
+ public:
+  WatchClient(v1::MatchService::Stub* stub, const std::string& match,
+              const std::string& token = "", int64_t after_ply = 0) {
+    if (!token.empty()) ctx_.AddMetadata("authorization", "Bearer " + token);
+    v1::WatchMatchRequest req;
+    req.set_name(match);
+    req.set_after_ply(after_ply);
+    reader_ = stub->WatchMatch(&ctx_, req);
+    thread_ = std::thread([this] {
+      v1::WatchEvent e;
+      while (reader_->Read(&e)) {
+        std::lock_guard lock(mu_);
+        events_.push_back(e);
+        cv_.notify_all();
+      }
+      grpc::Status s = reader_->Finish();
+      std::lock_guard lock(mu_);
+      status_ = s;
+      done_ = true;
+      cv_.notify_all();
+    });
+  }
+  ~WatchClient() {
+    Cancel();
+    thread_.join();
+  }
+  void Cancel() { ctx_.TryCancel(); }
+
+  // Waits (10 s at most) until `pred(events, done)` holds.
+  bool WaitFor(const std::function<bool(const std::vector<v1::WatchEvent>&,
+                                        bool)>& pred) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(10),
+                        [&] { return pred(events_, done_); });
+  }
+  bool WaitDone() {
+    return WaitFor([](const auto&, bool done) { return done; });
+  }
+  std::vector<v1::WatchEvent> events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+  grpc::Status status() {
+    std::lock_guard lock(mu_);
+    return status_;
+  }
+  // Plies of the move events, in the order received.
+  std::vector<int64_t> MovePlies() {
+    std::vector<int64_t> plies;
+    for (const v1::WatchEvent& e : events()) {
+      if (e.has_move()) plies.push_back(e.move().ply());
+    }
+    return plies;
+  }
+
+ private:
+  grpc::ClientContext ctx_;
+  std::unique_ptr<grpc::ClientReader<v1::WatchEvent>> reader_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<v1::WatchEvent> events_;
+  grpc::Status status_;
+  bool done_ = false;
 };
 
 }  // namespace mancala::testing

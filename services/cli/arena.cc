@@ -1,0 +1,107 @@
+#include "services/cli/arena.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <variant>
+
+#include "engine/cpu/cpu_player.h"
+#include "engine/cpu/self_play.h"
+#include "engine/rules.h"
+
+namespace mancala::cli {
+namespace {
+
+std::string Format(const char* format, double a, double b = 0, double c = 0) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof buffer, format, a, b, c);
+  return buffer;
+}
+
+std::string OptionsText(const engine::OptionMap& options) {
+  std::string text;
+  for (const auto& [name, value] : options) {
+    if (!text.empty()) text += ", ";
+    text += name + "=" + value;
+  }
+  return text;
+}
+
+}  // namespace
+
+int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
+  auto parsed =
+      engine::ParseRules(options.game, options.options, options.players);
+  if (const auto* error = std::get_if<engine::RulesError>(&parsed)) {
+    err << "error: " << error->message << "\n";
+    return 1;
+  }
+  for (int level : {options.level_a, options.level_b}) {
+    if (level < engine::kMinCpuLevel || level > engine::kMaxCpuLevel) {
+      err << "error: CPU levels are " << engine::kMinCpuLevel << " to "
+          << engine::kMaxCpuLevel << " (got " << level << ")\n";
+      return 1;
+    }
+  }
+  if (options.games < 1) {
+    err << "error: --games must be at least 1\n";
+    return 1;
+  }
+  engine::SelfPlayConfig config;
+  config.rules = std::get<engine::Rules>(parsed);
+  config.level_a = options.level_a;
+  config.level_b = options.level_b;
+  config.games = options.games;
+  config.seed = options.seed;
+  config.node_limit = options.nodes;
+  config.threads = options.threads;
+  if (options.budget_ms >= 0) {
+    config.budget = std::chrono::milliseconds(options.budget_ms);
+  } else {
+    config.budget = options.nodes > 0 ? std::chrono::milliseconds(3600000)
+                                      : std::chrono::milliseconds(1000);
+  }
+
+  const engine::SelfPlayResult r = engine::RunSelfPlay(config);
+  const int players = config.rules.players;
+  out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
+      << players << " players: A = level " << options.level_a
+      << " vs B = level " << options.level_b << ", " << r.games
+      << " games\n";
+  out << "seed " << options.seed << ", node limit "
+      << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
+      << ", budget " << config.budget.count() << " ms per move\n";
+  if (players == 2) {
+    out << "        wins  draws  losses   score\n";
+    out << "A" << Format("%11.0f %6.0f %7.0f", r.wins, r.draws, r.losses)
+        << Format(" %6.1f%%", r.ScorePercent()) << "\n";
+  } else {
+    out << "    ";
+    static const char* kRankNames[] = {"", "1st", "2nd", "3rd", "4th"};
+    for (int rank = 1; rank <= players; ++rank) {
+      out << "  " << kRankNames[rank];
+    }
+    out << "   first\n" << "A   ";
+    for (int rank = 1; rank <= players; ++rank) {
+      out << Format("%5.0f", r.rank_counts[static_cast<std::size_t>(rank)]);
+    }
+    out << Format(" %6.1f%%", r.FirstPercent()) << "\n";
+  }
+  auto per_move = [](std::uint64_t total, std::uint64_t moves) {
+    return moves == 0 ? 0.0
+                      : static_cast<double>(total) / static_cast<double>(moves);
+  };
+  out << "mean per move: A " << Format("%.3f ms", r.AMillisPerMove())
+      << Format(" (%.0f positions)", per_move(r.a_nodes, r.a_moves))
+      << ", B " << Format("%.3f ms", r.BMillisPerMove())
+      << Format(" (%.0f positions)", per_move(r.b_nodes, r.b_moves))
+      << Format("; %.1f plies per game\n",
+                per_move(r.plies, static_cast<std::uint64_t>(r.games)));
+  if (r.aborted_games > 0) {
+    out << r.aborted_games << " games stopped unfinished (counted as draws)\n";
+  }
+  return 0;
+}
+
+}  // namespace mancala::cli

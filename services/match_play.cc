@@ -1,0 +1,337 @@
+// LiveMatches: moves, resignations, the computer's turns and presence.
+
+#include <google/protobuf/util/time_util.h>
+
+#include "services/convert.h"
+#include "services/live_matches_internal.h"
+
+namespace mancala::services {
+
+using google::protobuf::util::TimeUtil;
+using storage::MatchStatus;
+using storage::SeatRecord;
+
+namespace {
+
+grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
+                             const std::vector<int>& legal) {
+  std::string list;
+  for (int p : legal) list += (list.empty() ? "" : ", ") + std::to_string(p);
+  const std::map<std::string, std::string> md = {{"legal_pits", list}};
+  const std::string pit_s = "pit " + std::to_string(pit);
+  switch (error) {
+    case engine::MoveError::kPitOutOfRange:
+      return Error(grpc::StatusCode::INVALID_ARGUMENT, "PIT_OUT_OF_RANGE",
+                   pit_s + " is out of range: pits are numbered 0.." +
+                       std::to_string(pits - 1) + " on your own side", md);
+    case engine::MoveError::kPitEmpty:
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_EMPTY",
+                   pit_s + " is empty; legal pits: " + list, md);
+    case engine::MoveError::kNotLegal:
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_NOT_LEGAL",
+                   pit_s + " is not allowed here (" +
+                       std::string(engine::MoveErrorMessage(error)) +
+                       "); legal pits: " + list, md);
+    case engine::MoveError::kGameOver:
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
+                   "the match is over");
+    case engine::MoveError::kNotActive:
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
+                   "your seat is no longer in play (finished or resigned)");
+  }
+  return Error(grpc::StatusCode::INTERNAL, "INTERNAL", "unknown move error");
+}
+
+grpc::Status NotStarted(const storage::MatchRecord& rec) {
+  if (rec.status == MatchStatus::kWaiting) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_STARTED",
+                 MatchName(rec.id) + " is waiting for players (invite code " +
+                     rec.invite_code + ")");
+  }
+  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
+               MatchName(rec.id) + " is over");
+}
+
+}  // namespace
+
+void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
+  out->ParseFromString(row.events);  // Holds the events.
+  out->set_ply(row.ply);
+  out->set_seat(row.seat);
+  out->set_pit(row.pit);
+  out->set_by_cpu(row.by_cpu);
+  out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
+  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+}
+
+grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
+                               v1::SubmitMoveResponse* out) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    std::lock_guard lock(live->mu);
+    storage::MatchRecord& rec = live->record;
+    bool seated = false;
+    for (size_t i = 0; i < rec.seats.size(); ++i) {
+      seated |= live->HoldsSeat(move.player_id, i);
+    }
+    if (!seated) {
+      return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
+                   "you hold no seat in " + MatchName(id));
+    }
+    Touch(*live, move.player_id);
+    if (!move.request_id.empty()) {
+      // A repeat of a request gets the first answer, whatever happened
+      // since; the move is never applied twice.
+      auto first = store_.FindMoveByRequestId(id, move.request_id);
+      if (first.ok()) {
+        if (!live->HoldsSeat(move.player_id, first->seat) ||
+            !out->ParseFromString(first->reply)) {
+          return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
+                       "request_id '" + move.request_id +
+                           "' was used for another move");
+        }
+        return grpc::Status::OK;
+      }
+      if (!absl::IsNotFound(first.status())) {
+        return FromStorage(first.status());
+      }
+    }
+    const engine::State& state = live->state;
+    const int pits = state.rules().pits;
+    if (move.pit < 0 || move.pit >= pits) {
+      return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit,
+                             pits, {});
+    }
+    if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
+    if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
+      return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
+                   "the match is at ply " + std::to_string(rec.ply) +
+                       ", not " + std::to_string(*move.expected_ply),
+                   {{"ply", std::to_string(rec.ply)}});
+    }
+    const int seat = state.to_move();
+    if (!live->HoldsSeat(move.player_id, seat)) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_YOUR_TURN",
+                   "it is seat " + std::to_string(seat) + "'s turn (" +
+                       live->display_names[seat] + ")",
+                   {{"to_move", std::to_string(seat)}});
+    }
+    if (grpc::Status s = Record(*live, seat, move.pit,
+                                v1::Move::CPU_REASON_UNSPECIFIED,
+                                move.request_id, out);
+        !s.ok()) {
+      return s;
+    }
+    turn = DueCpuTurn(*live);
+  }
+  Announce(std::move(turn));
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
+  LivePtr live;
+  if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> next;
+  {
+    std::lock_guard lock(live->mu);
+    if (live->cpu_queued_ply == turn.ply) live->cpu_queued_ply = -1;
+    // The turn must still be due for the same reason: the match has not
+    // moved on, and an absent player has not come back.
+    const bool due = live->record.status == MatchStatus::kInProgress &&
+                     live->record.ply == turn.ply &&
+                     !(turn.stop && turn.stop->load());
+    if (!due) {
+      return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
+                   "the CPU turn at ply " + std::to_string(turn.ply) +
+                       " is no longer due");
+    }
+    const int seat = live->state.to_move();
+    if (grpc::Status s = Record(*live, seat, pit, turn.reason, "", nullptr);
+        !s.ok()) {
+      return s;
+    }
+    next = DueCpuTurn(*live);
+  }
+  Announce(std::move(next));
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::Resign(const std::string& id,
+                                 const std::string& player_id,
+                                 v1::Match* out) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    std::lock_guard lock(live->mu);
+    int seat = -1;
+    bool seated = false;
+    for (size_t i = 0; i < live->record.seats.size(); ++i) {
+      if (!live->HoldsSeat(player_id, i)) continue;
+      seated = true;
+      if (seat < 0 && live->state.is_active(i)) seat = static_cast<int>(i);
+    }
+    if (!seated) {
+      return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
+                   "you hold no seat in " + MatchName(id));
+    }
+    Touch(*live, player_id);
+    if (live->record.status != MatchStatus::kInProgress) {
+      return NotStarted(live->record);
+    }
+    if (seat < 0) {
+      return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
+    }
+    v1::SubmitMoveResponse reply;
+    if (grpc::Status s = Record(*live, seat, -1,
+                                v1::Move::CPU_REASON_UNSPECIFIED, "", &reply);
+        !s.ok()) {
+      return s;
+    }
+    *out = std::move(*reply.mutable_match());
+    turn = DueCpuTurn(*live);
+  }
+  Announce(std::move(turn));
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
+                                 v1::Move::CpuReason cpu_reason,
+                                 const std::string& request_id,
+                                 v1::SubmitMoveResponse* reply) {
+  engine::State next = live.state;
+  engine::MoveRecord record;
+  auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
+  if (err.has_value()) {
+    return MoveErrorStatus(*err, pit, next.rules().pits,
+                           live.state.LegalMoves());
+  }
+  v1::SubmitMoveResponse answer;
+  v1::Move& move = *answer.mutable_move();
+  for (const engine::Event& e : record.events) ToProto(e, move.add_events());
+  storage::MoveRow row;
+  row.match_id = live.record.id;
+  row.ply = live.record.ply + 1;
+  row.seat = seat;
+  row.pit = pit;
+  row.by_cpu = cpu_reason != v1::Move::CPU_REASON_UNSPECIFIED;
+  row.cpu_reason = cpu_reason;
+  row.played_at_ms = clock_.NowMs();
+  row.events = move.SerializeAsString();
+  row.request_id = request_id;
+  storage::MatchUpdate update;
+  if (next.is_over()) {
+    update.status = MatchStatus::kFinished;
+    update.ended_at_ms = row.played_at_ms;
+    v1::Result result;
+    ResultToProto(next, &result);
+    update.result = result.SerializeAsString();
+  }
+  // The reply is part of the record (idempotent requests), so the live
+  // match moves forward first and steps back if the store refuses.
+  const engine::State saved_state = live.state;
+  const storage::MatchRecord saved_record = live.record;
+  const int64_t saved_deadline = live.deadline_ms;
+  live.state = std::move(next);
+  live.record.ply = row.ply;
+  live.record.status = update.status;
+  live.record.updated_at_ms = row.played_at_ms;
+  live.record.ended_at_ms = update.ended_at_ms;
+  live.record.result = update.result;
+  // Every move, extra turns included, starts a full turn for the next seat.
+  live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
+                         ? row.played_at_ms + live.record.turn_limit_s * 1000
+                         : 0;
+  MoveToProto(row, &move);
+  Snapshot(live, answer.mutable_match());
+  row.reply = request_id.empty() ? "" : answer.SerializeAsString();
+  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+    live.state = saved_state;
+    live.record = saved_record;
+    live.deadline_ms = saved_deadline;
+    return FromStorage(s);
+  }
+  live.CancelCpuTurn();  // Any search for the previous ply is moot.
+  v1::WatchEvent moved;
+  *moved.mutable_move() = move;
+  Broadcast(live, moved);
+  if (live.state.is_over()) {
+    v1::WatchEvent end;
+    *end.mutable_finished() = answer.match();
+    Broadcast(live, end, /*last=*/true);
+  } else if (live.deadline_ms > 0) {
+    v1::WatchEvent deadline;
+    deadline.mutable_deadline()->set_seat(live.state.to_move());
+    *deadline.mutable_deadline()->mutable_deadline() =
+        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+    Broadcast(live, deadline);
+  }
+  if (reply != nullptr) *reply = std::move(answer);
+  return grpc::Status::OK;
+}
+
+void LiveMatches::Touch(Live& live, const std::string& player_id) {
+  if (player_id.empty()) return;
+  const int64_t now = clock_.NowMs();
+  for (size_t i = 0; i < live.record.seats.size(); ++i) {
+    if (!live.HoldsSeat(player_id, i)) continue;
+    live.presence[i].last_seen_ms = now;
+    if (live.standing_in[i]) {
+      // The player is back: the CPU stops playing for them at once.
+      live.standing_in[i] = false;
+      if (!live.state.is_over() && live.state.to_move() == static_cast<int>(i)) {
+        live.CancelCpuTurn();
+      }
+    }
+  }
+  UpdatePresence(live);
+}
+
+void LiveMatches::UpdatePresence(Live& live) {
+  const int64_t now = clock_.NowMs();
+  for (size_t i = 0; i < live.record.seats.size(); ++i) {
+    if (live.record.seats[i].kind != SeatRecord::Kind::kPlayer) continue;
+    const bool present = IsPresent(live.presence[i], now, options_.grace_ms);
+    if (present == live.announced_present[i]) continue;
+    live.announced_present[i] = present;
+    v1::WatchEvent e;
+    e.mutable_presence()->set_seat(i);
+    e.mutable_presence()->set_present(present);
+    e.mutable_presence()->set_cpu_standing_in(live.standing_in[i]);
+    Broadcast(live, e);
+  }
+}
+
+std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
+  if (live.record.status != MatchStatus::kInProgress || live.state.is_over()) {
+    return std::nullopt;
+  }
+  const int seat = live.state.to_move();
+  const SeatRecord& s = live.record.seats[seat];
+  const int64_t now = clock_.NowMs();
+  TurnFacts facts;
+  facts.cpu_seat = s.kind == SeatRecord::Kind::kCpu;
+  facts.present = IsPresent(live.presence[seat], now, options_.grace_ms);
+  facts.deadline_ms = live.deadline_ms;
+  const v1::Move::CpuReason reason = CpuMustMove(facts, now);
+  if (reason == v1::Move::CPU_REASON_UNSPECIFIED) return std::nullopt;
+  if (reason == v1::Move::STAND_IN && !live.standing_in[seat]) {
+    live.standing_in[seat] = true;
+    v1::WatchEvent e;
+    e.mutable_presence()->set_seat(seat);
+    e.mutable_presence()->set_present(false);
+    e.mutable_presence()->set_cpu_standing_in(true);
+    live.announced_present[seat] = false;
+    Broadcast(live, e);
+  }
+  if (live.cpu_queued_ply == live.record.ply) return std::nullopt;
+  live.cpu_queued_ply = live.record.ply;
+  live.cpu_stop = std::make_shared<std::atomic<bool>>(false);
+  return CpuTurn{live.record.id, live.record.ply, live.state,
+                 facts.cpu_seat ? s.cpu_level : options_.standin_level,
+                 reason, live.cpu_stop};
+}
+
+}  // namespace mancala::services

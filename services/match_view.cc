@@ -1,0 +1,86 @@
+// LiveMatches::Snapshot: a live match as the mancala.v1.Match resource.
+
+#include <google/protobuf/util/time_util.h>
+
+#include "services/convert.h"
+#include "services/live_matches_internal.h"
+
+namespace mancala::services {
+
+using google::protobuf::util::TimeUtil;
+using storage::MatchStatus;
+using storage::SeatRecord;
+
+namespace {
+v1::Match::State StateToProto(MatchStatus s) {
+  switch (s) {
+    case MatchStatus::kWaiting: return v1::Match::WAITING;
+    case MatchStatus::kInProgress: return v1::Match::IN_PROGRESS;
+    case MatchStatus::kFinished: return v1::Match::FINISHED;
+    case MatchStatus::kCancelled: return v1::Match::CANCELLED;
+  }
+  return v1::Match::STATE_UNSPECIFIED;
+}
+}  // namespace
+
+void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
+  const engine::State& state = live.state;
+  const storage::MatchRecord& rec = live.record;
+  const int64_t now = clock_.NowMs();
+  const bool playing = rec.status == MatchStatus::kInProgress;
+  out->Clear();
+  out->set_name(MatchName(rec.id));
+  out->set_game(GameFromName(rec.game));
+  for (const auto& [k, v] : rec.options) (*out->mutable_options())[k] = v;
+  (*out->mutable_options())["rotate_first_player"] =
+      rec.rotate_first_player ? "on" : "off";
+  for (size_t i = 0; i < rec.seats.size(); ++i) {
+    const SeatRecord& s = rec.seats[i];
+    v1::Seat* seat = out->add_seats();
+    switch (s.kind) {
+      case SeatRecord::Kind::kCpu:
+        seat->set_kind(v1::Seat::CPU);
+        seat->set_cpu_level(s.cpu_level);
+        break;
+      case SeatRecord::Kind::kOpen:
+        seat->set_kind(v1::Seat::OPEN);
+        break;
+      case SeatRecord::Kind::kPlayer:
+        seat->set_kind(v1::Seat::PLAYER);
+        seat->set_player("players/" + s.player_id);
+        seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
+        seat->set_cpu_standing_in(live.standing_in[i]);
+        break;
+    }
+    seat->set_display_name(live.display_names[i]);
+  }
+  out->set_state(StateToProto(rec.status));
+  ToProto(state.board(), out->mutable_board());
+  out->set_to_move(playing ? state.to_move() : -1);
+  out->set_ply(rec.ply);
+  if (playing) {
+    for (int p : state.LegalMoves()) out->add_legal_pits(p);
+  }
+  // Ranks are shown as soon as any is given (a Mancala Basic finisher or
+  // resigner while the others play on).
+  bool ranked_any = false;
+  for (int r : state.outcome().ranks) ranked_any |= r != 0;
+  if (state.is_over() || ranked_any) {
+    ResultToProto(state, out->mutable_result());
+  }
+  out->set_first_seat(rec.first_seat);
+  *out->mutable_create_time() = TimeUtil::MillisecondsToTimestamp(rec.created_at_ms);
+  *out->mutable_update_time() = TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
+  out->set_ranked(rec.ranked);
+  out->set_turn_time_limit_seconds(rec.turn_limit_s);
+  if (playing && live.deadline_ms > 0) {
+    *out->mutable_turn_deadline() =
+        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+  }
+  out->set_invite_code(rec.invite_code);
+  out->set_creator("players/" + rec.created_by);
+  out->set_rotate_first_player(rec.rotate_first_player);
+  if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));
+}
+
+}  // namespace mancala::services
