@@ -60,9 +60,17 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   return grpc::Status::OK;
 }
 
-grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext*,
+grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           const v1::GetPlayerRequest* request,
                                           v1::Player* response) {
+  if (request->name() == "players/me") {
+    storage::PlayerRecord me;
+    if (grpc::Status s = Authenticate(*context, store_, &me); !s.ok()) {
+      return s;
+    }
+    ToProto(me, response);
+    return grpc::Status::OK;
+  }
   const std::string id = PlayerIdFromName(request->name());
   if (id.empty()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",

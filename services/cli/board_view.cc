@@ -91,7 +91,7 @@ std::string DescribeResult(const v1::Match& match, int viewer) {
   std::ostringstream out;
   const v1::Result& r = match.result();
   out << "Game over (" << r.end_reason() << "). ";
-  if (match.seats_size() == 2) {
+  if (match.seats_size() == 2 && viewer >= 0) {
     out << "Score " << r.scores(viewer) << " - " << r.scores(1 - viewer)
         << ": ";
     if (r.winner() < 0) {
@@ -103,7 +103,8 @@ std::string DescribeResult(const v1::Match& match, int viewer) {
   }
   out << "Ranks:";
   for (int s = 0; s < match.seats_size(); ++s) {
-    out << "\n  " << r.ranks(s) << ". " << SeatName(match, s, viewer);
+    out << "\n  " << r.ranks(s) << ". " << SeatName(match, s, viewer)
+        << " (store " << r.scores(s) << ")";
   }
   return out.str();
 }

@@ -7,7 +7,7 @@ set -euo pipefail
 MANCALAD=$1 MANCALA=$2
 source "$(dirname "$0")/lib.sh"
 WORK=$(mktemp -d)
-trap 'kill -9 ${SERVER_PID:-0} 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill -9 ${SERVER_PID:-0} 2>/dev/null && wait ${SERVER_PID:-0} 2>/dev/null; rm -rf "$WORK"' EXIT
 DB=$WORK/mancala.db
 
 start_server "$MANCALAD" "$DB" "$WORK/server1.log"
@@ -19,8 +19,8 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 2 ] || { cat "$WORK/client1.out" "$WORK/client1.err"; fail "client 1 exit $rc, want 2"; }
-MATCH=$(sed -n 's/.*in \(matches\/[0-9a-f]*\) (token.*/\1/p' "$WORK/client1.out")
-TOKEN=$(sed -n 's/.*(token \([0-9a-f]*\)).*/\1/p' "$WORK/client1.out")
+MATCH=$(sed -n 's/^Match \(matches\/[0-9a-f]*\),.*/\1/p' "$WORK/client1.out")
+TOKEN=$(sed -n 's/.*, token \([0-9a-f]*\))\.$/\1/p' "$WORK/client1.out")
 [ -n "$MATCH" ] && [ -n "$TOKEN" ] || fail "client did not print match and token"
 
 # Kill the server the hard way, mid-match.

@@ -1,10 +1,11 @@
 # Shared by the end-to-end scripts: start mancalad on a free port and wait
 # until it says which.
 
-# start_server MANCALAD DB LOG: sets SERVER_PID and PORT.
+# start_server MANCALAD DB LOG [FLAGS...]: sets SERVER_PID and PORT.
 start_server() {
   local bin=$1 db=$2 log=$3
-  "$bin" --listen 127.0.0.1:0 --db "$db" >"$log" 2>&1 &
+  shift 3
+  "$bin" --listen 127.0.0.1:0 --db "$db" "$@" >"$log" 2>&1 &
   SERVER_PID=$!
   PORT=""
   for _ in $(seq 1 200); do
