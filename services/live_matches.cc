@@ -327,7 +327,8 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
       return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
                    "only a player of " + MatchName(id) + " may ask a rematch");
     }
-    if (rec.status != MatchStatus::kFinished) {
+    if (rec.status != MatchStatus::kFinished &&
+        rec.status != MatchStatus::kAborted) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_OVER",
                    MatchName(id) + " is not finished");
     }

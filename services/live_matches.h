@@ -36,6 +36,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "engine/state.h"
+#include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/watch_stream.h"
@@ -121,6 +122,16 @@ class LiveMatches {
   // Unregisters a watcher (its stream ended).
   void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
 
+  // Admin: marks a finished rated match void and recomputes its game's
+  // ratings from the stored history without it, with an audit entry.
+  // FAILED_PRECONDITION if the match was not rated or is void already.
+  grpc::Status VoidMatch(const std::string& id, const std::string& reason,
+                         const std::string& actor, v1::Match* out,
+                         int* recomputed);
+  // Admin: replays the stored moves through the engine and compares the
+  // result with the stored one.
+  grpc::Status Verify(const std::string& id, v1::VerifyMatchResponse* out);
+
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown.
   void CloseWatchers();
 
@@ -151,6 +162,11 @@ class LiveMatches {
   // Starts the clock and presence for a match that (re)starts now.
   void StartClock(Live& live);
   void Snapshot(const Live& live, v1::Match* out) const;
+  // For a rated match that ends with `last_move`: marks it aborted, or
+  // fills the rating changes into `update`. Requires ratings_mu_.
+  grpc::Status RateEnd(const Live& live, const engine::State& final_state,
+                       const storage::MoveRow& last_move,
+                       storage::MatchUpdate* update);
   void Broadcast(Live& live, const v1::WatchEvent& event, bool last = false);
   void Announce(std::optional<CpuTurn> turn);
 
@@ -159,6 +175,7 @@ class LiveMatches {
   const LiveMatchesOptions options_;
   std::function<void(CpuTurn)> on_cpu_turn_;
 
+  std::mutex ratings_mu_;  // Serializes rating updates (see RateEnd).
   std::mutex mu_;  // Guards matches_.
   std::unordered_map<std::string, LivePtr> matches_;
 };

@@ -39,7 +39,8 @@ struct LiveMatches::Live {
 
   bool ended() const {
     return record.status == storage::MatchStatus::kFinished ||
-           record.status == storage::MatchStatus::kCancelled;
+           record.status == storage::MatchStatus::kCancelled ||
+           record.status == storage::MatchStatus::kAborted;
   }
   bool HoldsSeat(const std::string& player_id, size_t seat) const {
     const storage::SeatRecord& s = record.seats[seat];

@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
                  "how often turn deadlines and presence are checked (ms)")
       ->check(CLI::Range(10, 10000))
       ->capture_default_str();
+  app.add_option("--admin-token", options.admin_token,
+                 "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
+                 "without one the admin API is off")
+      ->envname("MANCALAD_ADMIN_TOKEN");
   CLI11_PARSE(app, argc, argv);
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace = std::chrono::milliseconds(

@@ -4,6 +4,7 @@
 
 #include "services/convert.h"
 #include "services/live_matches_internal.h"
+#include "services/rating_book.h"
 
 namespace mancala::services {
 
@@ -222,12 +223,21 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.events = move.SerializeAsString();
   row.request_id = request_id;
   storage::MatchUpdate update;
+  // Held from reading the ratings until the move is stored: the rating
+  // updates of matches sharing a player never interleave (RATINGS.md).
+  std::unique_lock<std::mutex> ratings_lock;
   if (next.is_over()) {
     update.status = MatchStatus::kFinished;
     update.ended_at_ms = row.played_at_ms;
     v1::Result result;
     ResultToProto(next, &result);
     update.result = result.SerializeAsString();
+    if (IsRatedMatch(live.record)) {
+      ratings_lock = std::unique_lock(ratings_mu_);
+      if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) {
+        return s;
+      }
+    }
   }
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses.
@@ -269,6 +279,44 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     Broadcast(live, deadline);
   }
   if (reply != nullptr) *reply = std::move(answer);
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::RateEnd(const Live& live,
+                                  const engine::State& final_state,
+                                  const storage::MoveRow& last_move,
+                                  storage::MatchUpdate* update) {
+  const storage::MatchRecord& rec = live.record;
+  const size_t n = rec.seats.size();
+  // A seat that never moved itself (only the CPU for it): the match is
+  // aborted, not rated (RATINGS.md "What is rated").
+  std::vector<bool> moved(n, false);
+  if (!last_move.by_cpu) moved[last_move.seat] = true;
+  auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);
+  if (!rows.ok()) return FromStorage(rows.status());
+  for (const storage::MoveRow& r : *rows) {
+    if (!r.by_cpu) moved[r.seat] = true;
+  }
+  for (bool m : moved) {
+    if (!m) {
+      update->status = MatchStatus::kAborted;
+      return grpc::Status::OK;
+    }
+  }
+  std::vector<std::string> ids;
+  std::vector<Participant> players;
+  for (size_t i = 0; i < n; ++i) {
+    ids.push_back(rec.seats[i].player_id);
+    players.push_back({rec.seats[i].player_id, static_cast<int>(i),
+                       final_state.outcome().ranks[i]});
+  }
+  auto stored = store_.GetRatings(rec.game, ids);
+  if (!stored.ok()) return FromStorage(stored.status());
+  std::map<std::string, storage::RatingRecord> ratings;
+  for (storage::RatingRecord& r : *stored) ratings[r.player_id] = std::move(r);
+  RateMatch(rec.id, rec.game, players, last_move.played_at_ms, &ratings,
+            &update->rating_changes);
+  for (const std::string& id : ids) update->new_ratings.push_back(ratings[id]);
   return grpc::Status::OK;
 }
 

@@ -18,6 +18,7 @@ v1::Match::State StateToProto(MatchStatus s) {
     case MatchStatus::kInProgress: return v1::Match::IN_PROGRESS;
     case MatchStatus::kFinished: return v1::Match::FINISHED;
     case MatchStatus::kCancelled: return v1::Match::CANCELLED;
+    case MatchStatus::kAborted: return v1::Match::ABORTED;
   }
   return v1::Match::STATE_UNSPECIFIED;
 }
@@ -81,6 +82,7 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   out->set_creator("players/" + rec.created_by);
   out->set_rotate_first_player(rec.rotate_first_player);
   if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));
+  out->set_voided(rec.voided);
 }
 
 }  // namespace mancala::services

@@ -9,10 +9,12 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/grpcpp.h>
 
+#include "services/admin_service.h"
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
 #include "services/player_service.h"
+#include "services/rating_service.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::services {
@@ -25,6 +27,8 @@ struct Server::Impl {
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
   std::unique_ptr<MatchServiceImpl> match_service;
+  std::unique_ptr<RatingServiceImpl> rating_service;
+  std::unique_ptr<AdminServiceImpl> admin_service;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 
@@ -67,6 +71,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       std::make_unique<PlayerServiceImpl>(*impl->store, *impl->clock);
   impl->match_service =
       std::make_unique<MatchServiceImpl>(*impl->store, *impl->matches);
+  impl->rating_service = std::make_unique<RatingServiceImpl>(*impl->store);
+  impl->admin_service = std::make_unique<AdminServiceImpl>(
+      *impl->store, *impl->matches, options.admin_token);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -75,6 +82,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                            &impl->port);
   builder.RegisterService(impl->players.get());
   builder.RegisterService(impl->match_service.get());
+  builder.RegisterService(impl->rating_service.get());
+  builder.RegisterService(impl->admin_service.get());
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);

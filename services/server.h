@@ -3,8 +3,8 @@
 //
 // Start() opens the database, restores the matches in progress, binds the
 // address (port 0 picks a free port; port() tells which) and serves
-// mancala.v1.PlayerService, mancala.v1.MatchService, grpc.health.v1.Health
-// and server reflection.
+// mancala.v1.PlayerService, MatchService, RatingService and AdminService,
+// grpc.health.v1.Health and server reflection.
 
 #ifndef MANCALA_SERVICES_SERVER_H_
 #define MANCALA_SERVICES_SERVER_H_
@@ -35,6 +35,8 @@ struct ServerOptions {
   // itself (tests call Tick()).
   std::chrono::milliseconds tick{200};
   const Clock* clock = nullptr;  // nullptr = system clock.
+  // Opens AdminService; empty disables it.
+  std::string admin_token;
 };
 
 class Server {

@@ -68,6 +68,67 @@ CREATE TABLE moves (
 CREATE UNIQUE INDEX moves_by_request ON moves (match_id, request_id)
   WHERE request_id IS NOT NULL;
 )sql",
+      // 2: ratings, the audit log, voided matches, and the indexes that
+      // serve match history (newest first, by player, game or status).
+      R"sql(
+ALTER TABLE matches ADD COLUMN voided INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN void_reason TEXT NOT NULL DEFAULT '';
+CREATE INDEX matches_by_created ON matches (created_at_ms DESC, id DESC);
+CREATE INDEX matches_by_game ON matches (game, created_at_ms DESC, id DESC);
+DROP INDEX matches_by_status;
+CREATE INDEX matches_by_status ON matches (status, created_at_ms DESC, id DESC);
+CREATE INDEX matches_by_ended ON matches (ended_at_ms DESC, id DESC);
+CREATE TABLE match_players (
+  player_id     TEXT NOT NULL,
+  match_id      TEXT NOT NULL REFERENCES matches (id),
+  created_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (player_id, match_id)
+) WITHOUT ROWID;
+CREATE INDEX match_players_by_time
+  ON match_players (player_id, created_at_ms DESC, match_id DESC);
+INSERT OR IGNORE INTO match_players
+  SELECT s.player_id, s.match_id, m.created_at_ms
+  FROM seats s JOIN matches m ON m.id = s.match_id
+  WHERE s.player_id IS NOT NULL;
+CREATE TABLE ratings (
+  player_id        TEXT NOT NULL,
+  game             TEXT NOT NULL,
+  rating           REAL NOT NULL,
+  rd               REAL NOT NULL,
+  volatility       REAL NOT NULL,
+  games            INTEGER NOT NULL,
+  last_rated_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (player_id, game)
+) WITHOUT ROWID;
+CREATE INDEX ratings_leaderboard ON ratings (game, rating DESC, player_id);
+CREATE TABLE rating_changes (
+  match_id       TEXT NOT NULL REFERENCES matches (id),
+  player_id      TEXT NOT NULL,
+  game           TEXT NOT NULL,
+  seat           INTEGER NOT NULL,
+  rank           INTEGER NOT NULL,
+  rating_before  REAL NOT NULL,
+  rd_before      REAL NOT NULL,
+  vol_before     REAL NOT NULL,
+  rating_after   REAL NOT NULL,
+  rd_after       REAL NOT NULL,
+  vol_after      REAL NOT NULL,
+  rated_at_ms    INTEGER NOT NULL,
+  PRIMARY KEY (match_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX rating_changes_by_player
+  ON rating_changes (player_id, game, rated_at_ms DESC, match_id DESC);
+CREATE INDEX rating_changes_by_game
+  ON rating_changes (game, rated_at_ms, match_id);
+CREATE TABLE audit_log (
+  id      INTEGER PRIMARY KEY AUTOINCREMENT,
+  at_ms   INTEGER NOT NULL,
+  actor   TEXT NOT NULL,
+  action  TEXT NOT NULL,
+  target  TEXT NOT NULL,
+  reason  TEXT NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

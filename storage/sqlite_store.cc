@@ -16,6 +16,7 @@ constexpr std::pair<MatchStatus, const char*> kStatusNames[] = {
     {MatchStatus::kInProgress, "in_progress"},
     {MatchStatus::kFinished, "finished"},
     {MatchStatus::kCancelled, "cancelled"},
+    {MatchStatus::kAborted, "aborted"},
 };
 const char* StatusName(MatchStatus s) {
   for (const auto& [status, name] : kStatusNames) {
@@ -56,6 +57,12 @@ void BindOrNull(SQLite::Statement& q, int index, const std::string& value) {
     q.bind(index, value);
   }
 }
+
+constexpr char kMatchColumns[] =
+    "m.id, m.game, m.options, m.first_seat, m.status, m.ply, m.created_by, "
+    "m.created_at_ms, m.updated_at_ms, m.ended_at_ms, m.result, m.ranked, "
+    "m.turn_limit_s, m.invite_code, m.rotate_first_player, m.rematch_of, "
+    "m.rematch_id, m.voided, m.void_reason";
 
 MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
   MoveRow r;
@@ -101,9 +108,9 @@ SqliteStore::~SqliteStore() {
   statements_.clear();  // Finalize statements before closing the database.
 }
 
-SQLite::Statement& SqliteStore::Prepare(const char* sql) {
+SQLite::Statement& SqliteStore::Prepare(const std::string& sql) {
   auto& slot = statements_[sql];
-  if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql);
+  if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql.c_str());
   slot->reset();
   slot->clearBindings();
   return *slot;
@@ -188,6 +195,15 @@ void SqliteStore::WriteSeats(const MatchRecord& m) {
     BindOrNull(q, 4, s.player_id);
     q.bind(5, s.cpu_level);
     q.exec();
+    if (s.kind == SeatRecord::Kind::kPlayer) {
+      auto& p = Prepare(
+          "INSERT OR IGNORE INTO match_players (player_id, match_id, "
+          "created_at_ms) VALUES (?, ?, ?)");
+      p.bind(1, s.player_id);
+      p.bind(2, m.id);
+      p.bind(3, static_cast<int64_t>(m.created_at_ms));
+      p.exec();
+    }
   }
 }
 
@@ -274,47 +290,50 @@ absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
   }
 }
 
+MatchRecord SqliteStore::ReadMatchRow(SQLite::Statement& q) {
+  MatchRecord m;
+  m.id = q.getColumn(0).getString();
+  m.game = q.getColumn(1).getString();
+  m.options = nlohmann::json::parse(q.getColumn(2).getString())
+                  .get<std::map<std::string, std::string>>();
+  m.first_seat = q.getColumn(3).getInt();
+  m.status = ParseStatus(q.getColumn(4).getString());
+  m.ply = q.getColumn(5).getInt64();
+  m.created_by = q.getColumn(6).getString();
+  m.created_at_ms = q.getColumn(7).getInt64();
+  m.updated_at_ms = q.getColumn(8).getInt64();
+  m.ended_at_ms = q.getColumn(9).getInt64();
+  m.result = q.getColumn(10).getString();
+  m.ranked = q.getColumn(11).getInt() != 0;
+  m.turn_limit_s = q.getColumn(12).getInt();
+  m.invite_code = q.getColumn(13).getString();
+  m.rotate_first_player = q.getColumn(14).getInt() != 0;
+  m.rematch_of = q.getColumn(15).getString();
+  m.rematch_id = q.getColumn(16).getString();
+  m.voided = q.getColumn(17).getInt() != 0;
+  m.void_reason = q.getColumn(18).getString();
+  auto& qs = Prepare(
+      "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
+      "ORDER BY seat");
+  qs.bind(1, m.id);
+  while (qs.executeStep()) {
+    SeatRecord seat;
+    seat.kind = ParseSeatKind(qs.getColumn(0).getString());
+    seat.player_id = qs.getColumn(1).getString();
+    seat.cpu_level = qs.getColumn(2).getInt();
+    m.seats.push_back(std::move(seat));
+  }
+  return m;
+}
+
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
   std::lock_guard lock(mu_);
   try {
-    auto& q = Prepare(
-        "SELECT id, game, options, first_seat, status, ply, created_by, "
-        "created_at_ms, updated_at_ms, ended_at_ms, result, ranked, "
-        "turn_limit_s, invite_code, rotate_first_player, rematch_of, "
-        "rematch_id FROM matches WHERE id = ?");
+    auto& q = Prepare(std::string("SELECT ") + kMatchColumns +
+                      " FROM matches m WHERE m.id = ?");
     q.bind(1, id);
     if (!q.executeStep()) return absl::NotFoundError("match " + id);
-    MatchRecord m;
-    m.id = q.getColumn(0).getString();
-    m.game = q.getColumn(1).getString();
-    m.options = nlohmann::json::parse(q.getColumn(2).getString())
-                    .get<std::map<std::string, std::string>>();
-    m.first_seat = q.getColumn(3).getInt();
-    m.status = ParseStatus(q.getColumn(4).getString());
-    m.ply = q.getColumn(5).getInt64();
-    m.created_by = q.getColumn(6).getString();
-    m.created_at_ms = q.getColumn(7).getInt64();
-    m.updated_at_ms = q.getColumn(8).getInt64();
-    m.ended_at_ms = q.getColumn(9).getInt64();
-    m.result = q.getColumn(10).getString();
-    m.ranked = q.getColumn(11).getInt() != 0;
-    m.turn_limit_s = q.getColumn(12).getInt();
-    m.invite_code = q.getColumn(13).getString();
-    m.rotate_first_player = q.getColumn(14).getInt() != 0;
-    m.rematch_of = q.getColumn(15).getString();
-    m.rematch_id = q.getColumn(16).getString();
-    auto& qs = Prepare(
-        "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
-        "ORDER BY seat");
-    qs.bind(1, id);
-    while (qs.executeStep()) {
-      SeatRecord s;
-      s.kind = ParseSeatKind(qs.getColumn(0).getString());
-      s.player_id = qs.getColumn(1).getString();
-      s.cpu_level = qs.getColumn(2).getInt();
-      m.seats.push_back(std::move(s));
-    }
-    return m;
+    return ReadMatchRow(q);
   } catch (const SQLite::Exception& e) {
     return FromException(e, "get match");
   } catch (const nlohmann::json::exception& e) {
@@ -378,6 +397,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
     BindOrNull(q, 9, mv.request_id);
     q.bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
     q.exec();
+    WriteRatings(update.rating_changes, update.new_ratings);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return FromException(e, "append move");
@@ -417,6 +437,75 @@ absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
     return rows;
   } catch (const SQLite::Exception& e) {
     return FromException(e, "list moves");
+  }
+}
+
+absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
+    const MatchFilter& f, const std::optional<Cursor>& after, int limit) {
+  // Built from the filter; each shape is prepared once. A player filter
+  // walks that player's history index; otherwise the newest-first index of
+  // the most selective column serves the order.
+  std::string sql = "SELECT m.id";
+  std::string where;
+  auto add = [&where](const char* clause) {
+    where += where.empty() ? " WHERE " : " AND ";
+    where += clause;
+  };
+  const char* time = "m.created_at_ms";
+  if (!f.player_id.empty()) {
+    sql += " FROM match_players p JOIN matches m ON m.id = p.match_id";
+    add("p.player_id = :player");
+    time = "p.created_at_ms";
+  } else {
+    sql += " FROM matches m";
+  }
+  if (!f.game.empty()) add("m.game = :game");
+  if (f.status.has_value()) add("m.status = :status");
+  if (f.ranked.has_value()) add("m.ranked = :ranked");
+  if (f.created_from_ms) add("m.created_at_ms >= :cfrom");
+  if (f.created_to_ms) add("m.created_at_ms < :cto");
+  if (f.ended_from_ms) add("m.ended_at_ms >= :efrom");
+  if (f.ended_to_ms) add("m.ended_at_ms < :eto");
+  const std::string id_col = f.player_id.empty() ? "m.id" : "p.match_id";
+  if (after.has_value()) {
+    where += where.empty() ? " WHERE " : " AND ";
+    where += "(" + std::string(time) + " < :atime OR (" + time +
+             " = :atime AND " + id_col + " < :aid))";
+  }
+  sql += where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
+  std::lock_guard lock(mu_);
+  try {
+    auto& q = Prepare(sql);
+    if (!f.player_id.empty()) q.bind(":player", f.player_id);
+    if (!f.game.empty()) q.bind(":game", f.game);
+    if (f.status.has_value()) q.bind(":status", StatusName(*f.status));
+    if (f.ranked.has_value()) q.bind(":ranked", *f.ranked ? 1 : 0);
+    if (f.created_from_ms) q.bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
+    if (f.created_to_ms) q.bind(":cto", static_cast<int64_t>(f.created_to_ms));
+    if (f.ended_from_ms) q.bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
+    if (f.ended_to_ms) q.bind(":eto", static_cast<int64_t>(f.ended_to_ms));
+    if (after.has_value()) {
+      q.bind(":atime", static_cast<int64_t>(after->time_ms));
+      q.bind(":aid", after->id);
+    }
+    q.bind(":limit", limit);
+    // Ids first, then each row: ReadMatchRow runs statements of its own.
+    std::vector<std::string> ids;
+    std::vector<MatchRecord> out;
+    while (q.executeStep()) ids.push_back(q.getColumn(0).getString());
+    q.reset();
+    for (const std::string& id : ids) {
+      auto& one = Prepare(std::string("SELECT ") + kMatchColumns +
+                          " FROM matches m WHERE m.id = ?");
+      one.bind(1, id);
+      if (one.executeStep()) out.push_back(ReadMatchRow(one));
+    }
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, "list matches");
+  } catch (const nlohmann::json::exception& e) {
+    return absl::DataLossError(std::string("match options unreadable: ") +
+                               e.what());
   }
 }
 

@@ -53,18 +53,50 @@ class SqliteStore final : public Store {
   absl::StatusOr<std::vector<MoveRow>> ListMoves(const std::string& match_id,
                                                  int64_t from_ply,
                                                  int limit) override;
+  absl::StatusOr<std::vector<MatchRecord>> ListMatches(
+      const MatchFilter& filter, const std::optional<Cursor>& after,
+      int limit) override;
+
+  // Ratings and audit: sqlite_ratings.cc.
+  absl::StatusOr<std::vector<RatingRecord>> GetRatings(
+      const std::string& game,
+      const std::vector<std::string>& player_ids) override;
+  absl::StatusOr<std::vector<RatingRecord>> ListLeaderboard(
+      const std::string& game, double max_rd,
+      const std::optional<std::pair<double, std::string>>& after,
+      int limit) override;
+  absl::StatusOr<std::vector<RatingChange>> ListRatingChanges(
+      const std::string& player_id, const std::string& game,
+      const std::optional<Cursor>& after, int limit) override;
+  absl::StatusOr<std::vector<RatingChange>> ListGameRatingChanges(
+      const std::string& game) override;
+  absl::StatusOr<std::vector<RatingChange>> ListMatchRatingChanges(
+      const std::string& match_id) override;
+  absl::Status VoidMatch(const std::string& match_id,
+                         const std::string& reason, const std::string& game,
+                         const std::vector<RatingChange>& changes,
+                         const std::vector<RatingRecord>& ratings,
+                         const AuditRecord& audit) override;
+  absl::StatusOr<std::vector<AuditRecord>> ListAuditLog(int64_t before_id,
+                                                        int limit) override;
 
  private:
   explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
-  // The statement for `sql` (a string literal), prepared on first use and
-  // reset for reuse. Requires mu_.
-  SQLite::Statement& Prepare(const char* sql);
-  // Replaces the seats rows of `match`. Requires mu_ and a transaction.
+  // The statement for `sql`, prepared on first use and reset for reuse.
+  // Requires mu_.
+  SQLite::Statement& Prepare(const std::string& sql);
+  // Replaces the seats rows of `match` (and its players' history index).
+  // Requires mu_ and a transaction.
   void WriteSeats(const MatchRecord& match);
+  // Writes rating changes and ratings. Requires mu_ and a transaction.
+  void WriteRatings(const std::vector<RatingChange>& changes,
+                    const std::vector<RatingRecord>& ratings);
+  // Reads a whole match row + seats at the current statement row.
+  MatchRecord ReadMatchRow(SQLite::Statement& q);
 
   std::mutex mu_;
   std::unique_ptr<SQLite::Database> db_;
-  std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>>
+  std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>>
       statements_;
 };
 

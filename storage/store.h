@@ -45,7 +45,11 @@ struct SeatRecord {
   int cpu_level = 0;      // kCpu only.
 };
 
-enum class MatchStatus { kWaiting, kInProgress, kFinished, kCancelled };
+// kAborted: a ranked match that ended with a seat that never moved itself
+// (RATINGS.md "What is rated"); it is not rated.
+enum class MatchStatus {
+  kWaiting, kInProgress, kFinished, kCancelled, kAborted
+};
 
 struct MatchRecord {
   std::string id;
@@ -66,6 +70,62 @@ struct MatchRecord {
   bool rotate_first_player = true;
   std::string rematch_of;     // The match this one is a rematch of.
   std::string rematch_id;     // The rematch made from this one.
+  bool voided = false;        // Voided by an admin (VoidMatch).
+  std::string void_reason;
+};
+
+// A Glicko-2 rating (rating points, RD points, volatility).
+struct RatingValue {
+  double rating = 0;
+  double rd = 0;
+  double volatility = 0;
+};
+
+// A player's current rating in one game's pool.
+struct RatingRecord {
+  std::string player_id;
+  std::string game;
+  RatingValue value;
+  int games = 0;               // Rated matches played.
+  int64_t last_rated_at_ms = 0;
+};
+
+// One player's rating change from one rated match.
+struct RatingChange {
+  std::string match_id;
+  std::string player_id;
+  std::string game;
+  int seat = 0;
+  int rank = 0;                // Final rank in the match (1 = best).
+  RatingValue before;          // As stored before the match.
+  RatingValue after;           // As stored after it.
+  int64_t rated_at_ms = 0;
+};
+
+struct AuditRecord {
+  int64_t id = 0;              // Assigned by the store; increasing.
+  int64_t at_ms = 0;
+  std::string actor;           // Who did it.
+  std::string action;          // e.g. "void_match".
+  std::string target;          // e.g. "matches/{id}".
+  std::string reason;
+};
+
+// Filter for ListMatches; empty / unset fields do not filter.
+struct MatchFilter {
+  std::string player_id;
+  std::string game;
+  std::optional<MatchStatus> status;
+  std::optional<bool> ranked;
+  int64_t created_from_ms = 0, created_to_ms = 0;  // [from, to); 0 = open.
+  int64_t ended_from_ms = 0, ended_to_ms = 0;
+};
+
+// Keyset position for newest-first listings: rows strictly older than
+// (time_ms, id) come next.
+struct Cursor {
+  int64_t time_ms = 0;
+  std::string id;
 };
 
 struct MoveRow {
@@ -86,6 +146,10 @@ struct MatchUpdate {
   MatchStatus status = MatchStatus::kInProgress;
   int64_t ended_at_ms = 0;
   std::string result;
+  // A rated end: the changes and the new ratings, written in the same
+  // transaction as the move.
+  std::vector<RatingChange> rating_changes;
+  std::vector<RatingRecord> new_ratings;
 };
 
 class Store {
@@ -122,6 +186,44 @@ class Store {
   // Moves with ply in [from_ply, from_ply + limit), oldest first.
   virtual absl::StatusOr<std::vector<MoveRow>> ListMoves(
       const std::string& match_id, int64_t from_ply, int limit) = 0;
+
+  // Matches passing `filter`, newest (created) first, after `after` if
+  // given, at most `limit`. Served by indexes (storage/schema.cc).
+  virtual absl::StatusOr<std::vector<MatchRecord>> ListMatches(
+      const MatchFilter& filter, const std::optional<Cursor>& after,
+      int limit) = 0;
+
+  // Current ratings of `player_ids` in `game`; players never rated are
+  // missing from the result.
+  virtual absl::StatusOr<std::vector<RatingRecord>> GetRatings(
+      const std::string& game, const std::vector<std::string>& player_ids) = 0;
+  // Best first (rating, then player id); RD below `max_rd` only (pass a
+  // large value for all). `after` = (rating, player id) of the last row.
+  virtual absl::StatusOr<std::vector<RatingRecord>> ListLeaderboard(
+      const std::string& game, double max_rd,
+      const std::optional<std::pair<double, std::string>>& after,
+      int limit) = 0;
+  // A player's rating changes in `game`, newest first (rated_at, match id).
+  virtual absl::StatusOr<std::vector<RatingChange>> ListRatingChanges(
+      const std::string& player_id, const std::string& game,
+      const std::optional<Cursor>& after, int limit) = 0;
+  // Every rating change of `game` in rating order, oldest first (for
+  // recomputing), and the changes of one match.
+  virtual absl::StatusOr<std::vector<RatingChange>> ListGameRatingChanges(
+      const std::string& game) = 0;
+  virtual absl::StatusOr<std::vector<RatingChange>> ListMatchRatingChanges(
+      const std::string& match_id) = 0;
+  // Marks a match void and replaces the game's whole rating record (the
+  // changes and current ratings recomputed without it), with an audit
+  // entry, in one transaction.
+  virtual absl::Status VoidMatch(const std::string& match_id,
+                                 const std::string& reason,
+                                 const std::string& game,
+                                 const std::vector<RatingChange>& changes,
+                                 const std::vector<RatingRecord>& ratings,
+                                 const AuditRecord& audit) = 0;
+  virtual absl::StatusOr<std::vector<AuditRecord>> ListAuditLog(
+      int64_t before_id, int limit) = 0;
 };
 
 }  // namespace mancala::storage

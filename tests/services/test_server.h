@@ -17,7 +17,9 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include "mancala/v1/admin_service.grpc.pb.h"
 #include "mancala/v1/match_service.grpc.pb.h"
+#include "mancala/v1/rating_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
 #include "services/clock.h"
 #include "services/server.h"
@@ -54,6 +56,7 @@ class ServiceTest : public ::testing::Test {
     options.clock = &clock_;
     options.tick = std::chrono::milliseconds(0);  // Tests call Tick().
     options.grace = std::chrono::milliseconds(grace_ms_);
+    options.admin_token = kAdminToken;
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
@@ -62,7 +65,11 @@ class ServiceTest : public ::testing::Test {
         grpc::InsecureChannelCredentials());
     players_ = v1::PlayerService::NewStub(channel_);
     matches_ = v1::MatchService::NewStub(channel_);
+    ratings_ = v1::RatingService::NewStub(channel_);
+    admin_ = v1::AdminService::NewStub(channel_);
   }
+
+  static constexpr char kAdminToken[] = "test-admin-token";
 
   std::unique_ptr<grpc::ClientContext> Ctx(const std::string& token = "") {
     auto ctx = std::make_unique<grpc::ClientContext>();
@@ -144,6 +151,8 @@ class ServiceTest : public ::testing::Test {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::PlayerService::Stub> players_;
   std::unique_ptr<v1::MatchService::Stub> matches_;
+  std::unique_ptr<v1::RatingService::Stub> ratings_;
+  std::unique_ptr<v1::AdminService::Stub> admin_;
 };
 
 // A WatchMatch stream read on its own thread; events are collected.

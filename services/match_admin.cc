@@ -1,0 +1,120 @@
+// LiveMatches: the admin operations on stored matches (void, verify).
+
+#include <google/protobuf/util/message_differencer.h>
+
+#include "services/convert.h"
+#include "services/live_matches_internal.h"
+#include "services/rating_book.h"
+
+namespace mancala::services {
+
+using storage::MatchStatus;
+
+grpc::Status LiveMatches::VoidMatch(const std::string& id,
+                                    const std::string& reason,
+                                    const std::string& actor, v1::Match* out,
+                                    int* recomputed) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  std::string game;
+  {
+    std::lock_guard lock(live->mu);
+    if (live->record.status != MatchStatus::kFinished) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
+                   MatchName(id) + " is not a finished match");
+    }
+    if (live->record.voided) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
+                   MatchName(id) + " is void already");
+    }
+    game = live->record.game;
+  }
+  // Same lock as a match end's rating update: no rating write interleaves.
+  std::lock_guard ratings_lock(ratings_mu_);
+  auto own = store_.ListMatchRatingChanges(id);
+  if (!own.ok()) return FromStorage(own.status());
+  if (own->empty()) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
+                 MatchName(id) + " was not rated; there is nothing to void");
+  }
+  auto history = store_.ListGameRatingChanges(game);
+  if (!history.ok()) return FromStorage(history.status());
+  std::vector<storage::RatingChange> changes;
+  std::vector<storage::RatingRecord> ratings;
+  Recompute(*history, id, &changes, &ratings);
+  storage::AuditRecord audit;
+  audit.at_ms = clock_.NowMs();
+  audit.actor = actor.empty() ? "admin" : actor;
+  audit.action = "void_match";
+  audit.target = MatchName(id);
+  audit.reason = reason;
+  if (absl::Status s = store_.VoidMatch(id, reason, game, changes, ratings,
+                                        audit);
+      !s.ok()) {
+    if (absl::IsFailedPrecondition(s)) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
+                   std::string(s.message()));
+    }
+    return FromStorage(s);
+  }
+  // Changes that differ from the stored ones: the voided match's own, and
+  // every later one the recomputation moved.
+  std::map<std::pair<std::string, std::string>, storage::RatingValue> was;
+  for (const storage::RatingChange& h : *history) {
+    was[{h.match_id, h.player_id}] = h.after;
+  }
+  int moved = static_cast<int>(own->size());
+  for (const storage::RatingChange& c : changes) {
+    const storage::RatingValue& before = was[{c.match_id, c.player_id}];
+    if (before.rating != c.after.rating || before.rd != c.after.rd) ++moved;
+  }
+  *recomputed = moved;
+  std::lock_guard lock(live->mu);
+  live->record.voided = true;
+  live->record.void_reason = reason;
+  Snapshot(*live, out);
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::Verify(const std::string& id,
+                                 v1::VerifyMatchResponse* out) {
+  auto record = store_.GetMatch(id);
+  if (absl::IsNotFound(record.status())) {
+    return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
+                 "no match named " + MatchName(id));
+  }
+  if (!record.ok()) return FromStorage(record.status());
+  out->Clear();
+  if (!record->result.empty()) {
+    out->mutable_stored_result()->ParseFromString(record->result);
+  }
+  // A fresh replay of the stored moves, not the live copy.
+  LivePtr replayed;
+  grpc::Status s = Load(id, &replayed);
+  if (!s.ok()) {
+    out->set_consistent(false);
+    out->set_detail(s.error_message());
+    return grpc::Status::OK;
+  }
+  const engine::State& state = replayed->state;
+  const bool stored_over = record->status == MatchStatus::kFinished ||
+                           record->status == MatchStatus::kAborted;
+  if (state.is_over()) ResultToProto(state, out->mutable_replayed_result());
+  if (stored_over != state.is_over()) {
+    out->set_consistent(false);
+    out->set_detail(stored_over ? "stored as ended, but the replay is not over"
+                                : "the replay ended, but the match is stored "
+                                  "as not ended");
+    return grpc::Status::OK;
+  }
+  if (!google::protobuf::util::MessageDifferencer::Equals(
+          out->stored_result(), out->replayed_result())) {
+    out->set_consistent(false);
+    out->set_detail("stored result differs from the replayed one");
+    return grpc::Status::OK;
+  }
+  out->set_consistent(true);
+  return grpc::Status::OK;
+}
+
+}  // namespace mancala::services
