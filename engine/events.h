@@ -6,6 +6,14 @@
 // finishing or resigning, the end-of-game sweep and the end of the game.
 // MoveRecord also carries per-move totals, the numbers the conformance traces
 // annotate (`sown`, `captured`, `relays`, `swept`, ...).
+//
+// Order within a move: kPickUp of the chosen pit, its kDrops in ring order
+// (Congkak: then each relay's kPickUp and kDrops), then the captures (Kalah
+// and Congkak: the opposite pit, then the capturing seed's pit; Oware: from
+// the last house backwards) or kGrandSlamNullified, kExtraTurn, kFinish,
+// then at the end of the game the kSweeps (player 0's pits first, in pit
+// order) and kGameOver (player = the winner, -1 for a draw). Applying the
+// events to the board before the move gives the board after it.
 
 #ifndef MANCALA_ENGINE_EVENTS_H_
 #define MANCALA_ENGINE_EVENTS_H_
@@ -45,7 +53,7 @@ struct Event {
   EventType type = EventType::kDrop;
   int player = -1;  // Who the event is about (mover, capturer, finisher).
   Place place;      // Where, for kPickUp, kDrop, kCapture, kSweep.
-  int count = 0;    // Seeds, for kPickUp, kCapture, kSweep.
+  int count = 0;    // Seeds, for kPickUp, kCapture, kSweep; 1 for kDrop.
   int rank = 0;     // For kFinish and kResign.
 
   friend bool operator==(const Event&, const Event&) = default;
@@ -58,17 +66,24 @@ struct MoveRecord {
   std::vector<Event> events;
 
   // Totals, as annotated in ../shared/conformance.
-  int sown = 0;        // Seeds lifted from the chosen pit.
+  int sown = 0;        // Seeds lifted: from the chosen pit, plus every
+                       // Congkak relay pick-up (C.4), i.e. seeds dropped.
   int relays = 0;      // Congkak relay pick-ups (C.4).
   int captured = 0;    // Seeds moved to the mover's store by captures,
-                       // including the capturing seed (Kalah, Congkak).
+                       // including the capturing seed (Kalah K.5, Congkak
+                       // C.7a/C.7b); Oware: seeds taken by O.5.
   bool extra_turn = false;
   bool finished = false;              // Mancala Basic: the mover finished.
   bool grand_slam_nullified = false;  // Oware.
   bool must_feed = false;             // Oware: the move was made under O.4.
   std::array<int, kMaxPlayers> swept{};  // End-of-game sweep per player.
+
+  // Empties the record for reuse, keeping the events' capacity.
+  void Clear();
 };
 
+// "pick_up", "drop", "capture", "grand_slam_nullified", "extra_turn",
+// "finish", "resign", "sweep", "game_over".
 std::string_view EventTypeName(EventType type);
 
 }  // namespace mancala::engine

@@ -53,6 +53,12 @@ struct Rules {
   EmptyOpposite empty_opposite = EmptyOpposite::kSeedStays;  // Congkak.
   EmptyOpponentHouse empty_opponent_house =
       EmptyOpponentHouse::kSeedStays;                        // Congkak.
+  // Mancala Basic MB.4 series setting: the next game's first player is the
+  // seat after this game's first player. Kept so Options() round-trips; the
+  // engine itself ignores it (the server picks `first_player`).
+  bool rotate_first_player = true;
+
+  friend bool operator==(const Rules&, const Rules&) = default;
 
   // True for games with a store on the ring after each player's pits
   // (Kalah, Congkak, Mancala Basic); Oware's stores are capture counters.
@@ -71,11 +77,14 @@ struct RulesError {
 };
 
 // Validates `options` for `game_name` and returns the Rules, or an error that
-// names the offending option and its allowed values. Unknown game names and
-// unknown option names are errors. `players` is the number of seats: it must
-// be 2 except for Mancala Basic (2..4); an explicit "players" option, if
-// given, must agree with it. Mancala Basic `pits` values the rules do not
-// allow become 6 (MB.1) instead of failing.
+// names the offending option and its allowed values, e.g.
+//   option "seeds" for kalah must be one of 4, 5, 6 (got "7").
+// Unknown game names and unknown option names are errors; missing options
+// take their RULES.md section 2 defaults. Congkak `rounds = traditional`
+// (C.12) is refused as not supported yet. `players` is the number of seats:
+// it must be 2 except for Mancala Basic (2..4); an explicit "players"
+// option, if given, must agree with it. Mancala Basic `pits` values the
+// rules do not allow become 6 (MB.1) instead of failing.
 std::variant<Rules, RulesError> ParseRules(std::string_view game_name,
                                            const OptionMap& options,
                                            int players);

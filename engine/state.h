@@ -74,10 +74,14 @@ struct Outcome {
   // 1 = best. 0 = not ranked yet. Ties share a rank (MB.11c, draws).
   std::array<int, kMaxPlayers> ranks{};
   // Two-player games: 0 or 1, or -1 for a draw (and while not over).
+  // Mancala Basic with 3-4 players: the player ranked 1 once over.
   int winner = -1;
-  // Mancala Basic: players in the order they finished (resigners excluded).
+  // Mancala Basic: players in the order they finished (resigners excluded;
+  // the last player left, ranked without finishing, is not listed). Starts
+  // empty for a State::FromBoard position.
   std::vector<int> finish_order;
-  // Mancala Basic MB.16: stones left in each player's pits at the end.
+  // Mancala Basic MB.16: stones left in each player's pits at the end
+  // (filled for every game once over: after a sweep they are 0).
   std::array<int, kMaxPlayers> remaining{};
   // The board just before the end-of-game sweep (equals board() when
   // nothing was swept).
@@ -92,7 +96,9 @@ class State {
   // A position set up by hand (edge cases, traces). `active` lists players
   // still in the ring (Mancala Basic); empty means all. `ranks` gives ranks
   // already awarded (0 = none). Returns an error if the shape does not match
-  // the rules.
+  // the rules, a count is negative, or `to_move` is not an active player
+  // with a legal move. No end rule is applied to the position itself. Oware
+  // measures "more than half" (O.9) against the seeds on this board.
   static std::variant<State, RulesError> FromBoard(
       const Rules& rules, const Board& board, int to_move,
       const std::vector<int>& active = {},
@@ -109,6 +115,9 @@ class State {
 
   // Legal pits of the player to move, ascending; empty once over.
   std::vector<int> LegalMoves() const;
+  // The same as a bit set (bit i set = pit i legal); 0 once over. Never
+  // allocates: prefer it in search and playout loops.
+  std::uint32_t LegalMask() const;
   bool IsLegal(int pit) const;
 
   // Plays `pit` for the player to move. On success returns nullopt and, if
