@@ -111,7 +111,9 @@ SqliteStore::~SqliteStore() {
 SQLite::Statement& SqliteStore::Prepare(const std::string& sql) {
   auto& slot = statements_[sql];
   if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql.c_str());
-  slot->reset();
+  // tryReset: reset() would rethrow the error of the statement's last
+  // failed run, which was already reported.
+  slot->tryReset();
   slot->clearBindings();
   return *slot;
 }
