@@ -44,6 +44,20 @@ int main(int argc, char** argv) {
                  "how often turn deadlines and presence are checked (ms)")
       ->check(CLI::Range(10, 10000))
       ->capture_default_str();
+  double fallback_seconds = options.cpu_fallback.count() / 1000.0;
+  app.add_option("--rating-window", options.rating_window,
+                 "matchmaking: rating difference accepted at first (points)")
+      ->check(CLI::Range(0.0, 5000.0))
+      ->capture_default_str();
+  app.add_option("--rating-window-growth", options.rating_window_growth,
+                 "matchmaking: window growth per second waited (points)")
+      ->check(CLI::Range(0.0, 5000.0))
+      ->capture_default_str();
+  app.add_option("--cpu-fallback-seconds", fallback_seconds,
+                 "casual matchmaking: offer a CPU opponent after this wait "
+                 "(0 = never)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   app.add_option("--admin-token", options.admin_token,
                  "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
                  "without one the admin API is off")
@@ -53,6 +67,8 @@ int main(int argc, char** argv) {
   options.grace = std::chrono::milliseconds(
       static_cast<int64_t>(grace_seconds * 1000));
   options.tick = std::chrono::milliseconds(tick_ms);
+  options.cpu_fallback = std::chrono::milliseconds(
+      static_cast<int64_t>(fallback_seconds * 1000));
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;

@@ -13,6 +13,7 @@
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
+#include "services/matchmaking_service.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
 #include "storage/sqlite_store.h"
@@ -29,6 +30,8 @@ struct Server::Impl {
   std::unique_ptr<MatchServiceImpl> match_service;
   std::unique_ptr<RatingServiceImpl> rating_service;
   std::unique_ptr<AdminServiceImpl> admin_service;
+  std::unique_ptr<Matchmaker> matchmaker;
+  std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 
@@ -74,6 +77,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->rating_service = std::make_unique<RatingServiceImpl>(*impl->store);
   impl->admin_service = std::make_unique<AdminServiceImpl>(
       *impl->store, *impl->matches, options.admin_token);
+  MatchmakerOptions mm;
+  mm.window_start = options.rating_window;
+  mm.window_growth = options.rating_window_growth;
+  mm.cpu_fallback_ms = options.cpu_fallback.count();
+  mm.cpu_level = options.standin_level;
+  impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
+                                                  *impl->clock, mm);
+  impl->matchmaking_service = std::make_unique<MatchmakingServiceImpl>(
+      *impl->store, *impl->matchmaker);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -84,6 +96,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.RegisterService(impl->match_service.get());
   builder.RegisterService(impl->rating_service.get());
   builder.RegisterService(impl->admin_service.get());
+  builder.RegisterService(impl->matchmaking_service.get());
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
@@ -96,6 +109,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       while (!p->tick_cv.wait_for(lock, every, [p] { return p->stopping; })) {
         lock.unlock();
         p->matches->Tick();
+        p->matchmaker->Tick();
         lock.lock();
       }
     });
@@ -103,7 +117,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
-void Server::Tick() { impl_->matches->Tick(); }
+void Server::Tick() {
+  impl_->matches->Tick();
+  impl_->matchmaker->Tick();
+}
 
 int Server::port() const { return impl_->port; }
 
@@ -121,6 +138,7 @@ void Server::Shutdown() {
   impl_->cpu.reset();  // No CPU move starts after this.
   // Open watch streams end first, so Shutdown does not wait for them.
   impl_->matches->CloseWatchers();
+  impl_->matchmaker->CloseAll();
   impl_->server->Shutdown(std::chrono::system_clock::now() +
                           std::chrono::seconds(2));
 }

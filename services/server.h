@@ -3,7 +3,8 @@
 //
 // Start() opens the database, restores the matches in progress, binds the
 // address (port 0 picks a free port; port() tells which) and serves
-// mancala.v1.PlayerService, MatchService, RatingService and AdminService,
+// mancala.v1.PlayerService, MatchService, MatchmakingService, RatingService
+// and AdminService,
 // grpc.health.v1.Health and server reflection.
 
 #ifndef MANCALA_SERVICES_SERVER_H_
@@ -37,6 +38,10 @@ struct ServerOptions {
   const Clock* clock = nullptr;  // nullptr = system clock.
   // Opens AdminService; empty disables it.
   std::string admin_token;
+  // Matchmaking: rating window and its growth, CPU fallback wait.
+  double rating_window = 100;         // Rating points.
+  double rating_window_growth = 10;   // Rating points per second waited.
+  std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
 };
 
 class Server {

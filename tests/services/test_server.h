@@ -19,6 +19,7 @@
 
 #include "mancala/v1/admin_service.grpc.pb.h"
 #include "mancala/v1/match_service.grpc.pb.h"
+#include "mancala/v1/matchmaking_service.grpc.pb.h"
 #include "mancala/v1/rating_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
 #include "services/clock.h"
@@ -57,6 +58,9 @@ class ServiceTest : public ::testing::Test {
     options.tick = std::chrono::milliseconds(0);  // Tests call Tick().
     options.grace = std::chrono::milliseconds(grace_ms_);
     options.admin_token = kAdminToken;
+    options.rating_window = 100;
+    options.rating_window_growth = 10;
+    options.cpu_fallback = std::chrono::milliseconds(30'000);
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
@@ -67,6 +71,7 @@ class ServiceTest : public ::testing::Test {
     matches_ = v1::MatchService::NewStub(channel_);
     ratings_ = v1::RatingService::NewStub(channel_);
     admin_ = v1::AdminService::NewStub(channel_);
+    matchmaking_ = v1::MatchmakingService::NewStub(channel_);
   }
 
   static constexpr char kAdminToken[] = "test-admin-token";
@@ -153,20 +158,21 @@ class ServiceTest : public ::testing::Test {
   std::unique_ptr<v1::MatchService::Stub> matches_;
   std::unique_ptr<v1::RatingService::Stub> ratings_;
   std::unique_ptr<v1::AdminService::Stub> admin_;
+  std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_;
 };
 
-// A WatchMatch stream read on its own thread; events are collected.
-class WatchClient {
+// A server stream read on its own thread; events are collected.
+template <class Event>
+class StreamClient {
  public:
-  WatchClient(v1::MatchService::Stub* stub, const std::string& match,
-              const std::string& token = "", int64_t after_ply = 0) {
+  using Start = std::function<std::unique_ptr<grpc::ClientReader<Event>>(
+      grpc::ClientContext*)>;
+
+  StreamClient(const Start& start, const std::string& token) {
     if (!token.empty()) ctx_.AddMetadata("authorization", "Bearer " + token);
-    v1::WatchMatchRequest req;
-    req.set_name(match);
-    req.set_after_ply(after_ply);
-    reader_ = stub->WatchMatch(&ctx_, req);
+    reader_ = start(&ctx_);
     thread_ = std::thread([this] {
-      v1::WatchEvent e;
+      Event e;
       while (reader_->Read(&e)) {
         std::lock_guard lock(mu_);
         events_.push_back(e);
@@ -179,15 +185,15 @@ class WatchClient {
       cv_.notify_all();
     });
   }
-  ~WatchClient() {
+  virtual ~StreamClient() {
     Cancel();
     thread_.join();
   }
   void Cancel() { ctx_.TryCancel(); }
 
   // Waits (10 s at most) until `pred(events, done)` holds.
-  bool WaitFor(const std::function<bool(const std::vector<v1::WatchEvent>&,
-                                        bool)>& pred) {
+  bool WaitFor(
+      const std::function<bool(const std::vector<Event>&, bool)>& pred) {
     std::unique_lock lock(mu_);
     return cv_.wait_for(lock, std::chrono::seconds(10),
                         [&] { return pred(events_, done_); });
@@ -195,7 +201,7 @@ class WatchClient {
   bool WaitDone() {
     return WaitFor([](const auto&, bool done) { return done; });
   }
-  std::vector<v1::WatchEvent> events() {
+  std::vector<Event> events() {
     std::lock_guard lock(mu_);
     return events_;
   }
@@ -203,6 +209,32 @@ class WatchClient {
     std::lock_guard lock(mu_);
     return status_;
   }
+
+ private:
+  grpc::ClientContext ctx_;
+  std::unique_ptr<grpc::ClientReader<Event>> reader_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Event> events_;
+  grpc::Status status_;
+  bool done_ = false;
+};
+
+// A WatchMatch stream.
+class WatchClient : public StreamClient<v1::WatchEvent> {
+ public:
+  WatchClient(v1::MatchService::Stub* stub, const std::string& match,
+              const std::string& token = "", int64_t after_ply = 0)
+      : StreamClient(
+            [stub, match, after_ply](grpc::ClientContext* ctx) {
+              v1::WatchMatchRequest req;
+              req.set_name(match);
+              req.set_after_ply(after_ply);
+              return stub->WatchMatch(ctx, req);
+            },
+            token) {}
+
   // Plies of the move events, in the order received.
   std::vector<int64_t> MovePlies() {
     std::vector<int64_t> plies;
@@ -211,16 +243,6 @@ class WatchClient {
     }
     return plies;
   }
-
- private:
-  grpc::ClientContext ctx_;
-  std::unique_ptr<grpc::ClientReader<v1::WatchEvent>> reader_;
-  std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<v1::WatchEvent> events_;
-  grpc::Status status_;
-  bool done_ = false;
 };
 
 }  // namespace mancala::testing

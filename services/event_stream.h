@@ -1,0 +1,167 @@
+// A server stream of events: a queue and the gRPC reactor that writes it,
+// one write in flight at a time (DESIGN.md "Concurrency").
+//
+// Producers Push() events under their own locks; Push() never blocks and
+// never waits for the network, so a slow reader never slows a producer. A
+// reader that falls kMaxQueued events behind is closed with
+// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink) and FindMatch.
+// Thread-safety: Push() and Close() from any thread.
+
+#ifndef MANCALA_SERVICES_EVENT_STREAM_H_
+#define MANCALA_SERVICES_EVENT_STREAM_H_
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+namespace mancala::services {
+
+template <class Event>
+class EventReactor;
+
+// The producers' handle on a stream; outlives the reactor safely.
+template <class Event>
+class EventSink {
+ public:
+  static constexpr size_t kMaxQueued = 10000;
+
+  // Queues `event`; `last` closes the stream (OK) after it is written.
+  void Push(const Event& event, bool last = false) {
+    std::function<void()> action;
+    {
+      std::lock_guard lock(mu_);
+      if (closing_) return;
+      if (queue_.size() >= kMaxQueued) {
+        queue_.clear();
+        closing_ = true;
+        close_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                     "reader fell too far behind");
+      } else {
+        queue_.push_back(event);
+        closing_ = last;
+      }
+      action = Pump();
+    }
+    if (action) action();
+  }
+
+  // Ends the stream with `status`: after the queued events for OK, at once
+  // for an error.
+  void Close(const grpc::Status& status) {
+    std::function<void()> action;
+    {
+      std::lock_guard lock(mu_);
+      if (closing_) return;
+      closing_ = true;
+      close_status_ = status;
+      if (!status.ok()) queue_.clear();
+      action = Pump();
+    }
+    if (action) action();
+  }
+
+  // Seats whose presence this stream keeps (WatchMatch with a token).
+  std::vector<int> seats;
+
+ private:
+  friend class EventReactor<Event>;
+
+  // Starts the next write or the finish. Requires mu_; returns the action
+  // to run once mu_ is released (the reactor must not be called under it).
+  std::function<void()> Pump() {
+    if (reactor_ == nullptr || writing_) return nullptr;
+    EventReactor<Event>* r = reactor_;
+    if (!queue_.empty() && close_status_.ok()) {
+      current_ = std::move(queue_.front());
+      queue_.pop_front();
+      writing_ = true;
+      if (closing_ && queue_.empty()) {
+        reactor_ = nullptr;  // The last event: write and finish together.
+        return [r, this] {
+          r->StartWriteAndFinish(&current_, {}, grpc::Status::OK);
+        };
+      }
+      return [r, this] { r->StartWrite(&current_); };
+    }
+    if (closing_) {
+      reactor_ = nullptr;
+      grpc::Status status = close_status_;
+      return [r, status] { r->Finish(status); };
+    }
+    return nullptr;
+  }
+
+  std::mutex mu_;
+  EventReactor<Event>* reactor_ = nullptr;  // Null once finishing or done.
+  std::deque<Event> queue_;
+  bool writing_ = false;
+  bool closing_ = false;
+  grpc::Status close_status_;
+  Event current_;  // The event being written.
+};
+
+// The reactor gRPC drives. It deletes itself when the RPC is done, after
+// calling `on_done` (to unregister the sink from its producer).
+template <class Event>
+class EventReactor final : public grpc::ServerWriteReactor<Event> {
+ public:
+  EventReactor(std::shared_ptr<EventSink<Event>> sink,
+               std::function<void()> on_done)
+      : sink_(std::move(sink)), on_done_(std::move(on_done)) {}
+
+  // Attaches to the sink and starts writing what is queued.
+  void Start() { Run([this] { sink_->reactor_ = this; }); }
+
+  void OnWriteDone(bool ok) override {
+    Run([this, ok] {
+      sink_->writing_ = false;
+      if (!ok) Abandon();  // The client is gone.
+    });
+  }
+  void OnCancel() override {
+    Run([this] {
+      if (!sink_->writing_) Abandon();
+      // Else the write in flight ends with OnWriteDone(false).
+    });
+  }
+  void OnDone() override {
+    {
+      std::lock_guard lock(sink_->mu_);
+      sink_->reactor_ = nullptr;
+      sink_->closing_ = true;
+    }
+    if (on_done_) on_done_();
+    delete this;
+  }
+
+ private:
+  // Runs `change` under the sink's lock, then whatever it makes due.
+  template <class F>
+  void Run(F change) {
+    std::function<void()> action;
+    {
+      std::lock_guard lock(sink_->mu_);
+      change();
+      action = sink_->Pump();
+    }
+    if (action) action();
+  }
+  // Drops what is queued and finishes as cancelled. Requires the sink lock.
+  void Abandon() {
+    sink_->queue_.clear();
+    sink_->closing_ = true;
+    sink_->close_status_ =
+        grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+  }
+
+  std::shared_ptr<EventSink<Event>> sink_;
+  std::function<void()> on_done_;
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_EVENT_STREAM_H_

@@ -1,0 +1,275 @@
+#include "services/matchmaker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/rules.h"
+#include "services/convert.h"
+#include "services/errors.h"
+#include "services/ratings/glicko2.h"
+
+namespace mancala::services {
+namespace {
+
+grpc::Status Invalid(const std::string& message) {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
+               message);
+}
+
+std::string QueueKey(const NewMatch& shape, int players) {
+  std::string key = shape.game + "|" + std::to_string(players) + "|" +
+                    (shape.ranked ? "ranked" : "casual") + "|" +
+                    std::to_string(shape.turn_limit_s);
+  for (const auto& [k, v] : shape.options) key += "|" + k + "=" + v;
+  return key;
+}
+
+}  // namespace
+
+Matchmaker::Matchmaker(LiveMatches& matches, storage::Store& store,
+                       const Clock& clock, MatchmakerOptions options)
+    : matches_(matches), store_(store), clock_(clock), options_(options) {}
+
+double Matchmaker::Window(const Entry& e, int64_t now) const {
+  return options_.window_start +
+         options_.window_growth * (now - e.enqueued_ms) / 1000.0;
+}
+
+grpc::Status Matchmaker::Enqueue(const std::string& player_id,
+                                 const v1::FindMatchRequest& request,
+                                 std::shared_ptr<FindSink> sink) {
+  NewMatch shape;
+  std::optional<std::string> game = GameName(request.game());
+  if (!game.has_value()) {
+    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
+  }
+  shape.game = *game;
+  const int players = request.players() == 0 ? 2 : request.players();
+  const int max = request.game() == v1::MANCALA_BASIC ? 4 : 2;
+  if (players < 2 || players > max) {
+    return Invalid("players must be " +
+                   std::string(max == 2 ? "2" : "2 to 4") + " for " + *game);
+  }
+  const int limit = request.turn_time_limit_seconds();
+  if (limit != 0 && limit != 30 && limit != 60) {
+    return Invalid("turn_time_limit_seconds must be 0, 30 or 60");
+  }
+  engine::OptionMap options(request.options().begin(), request.options().end());
+  auto rules = engine::ParseRules(shape.game, options, players);
+  if (auto* err = std::get_if<engine::RulesError>(&rules)) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
+                 err->message);
+  }
+  shape.options = std::get<engine::Rules>(rules).Options();
+  shape.options.erase("rotate_first_player");
+  shape.ranked = request.ranked();
+  shape.turn_limit_s = limit;
+  if (request.accept_cpu_opponent() && shape.ranked) {
+    return Invalid("accept_cpu_opponent is for casual queues only; ranked "
+                   "matches against the CPU are never rated");
+  }
+  Entry entry;
+  entry.player_id = player_id;
+  entry.rating = ratings::kNewPlayer.rating;
+  if (shape.ranked) {
+    auto rated = store_.GetRatings(shape.game, {player_id});
+    if (!rated.ok()) return FromStorage(rated.status());
+    if (!rated->empty()) entry.rating = (*rated)[0].value.rating;
+  }
+  entry.accept_cpu = request.accept_cpu_opponent();
+  entry.sink = std::move(sink);
+  std::vector<Formed> formed;
+  {
+    std::lock_guard lock(mu_);
+    if (queue_of_.count(player_id) > 0) {
+      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
+                   "you are already searching for a match; cancel that "
+                   "search first");
+    }
+    const int64_t now = clock_.NowMs();
+    entry.enqueued_ms = now;
+    const std::string key = QueueKey(shape, players);
+    Queue& q = queues_[key];
+    q.shape = shape;
+    q.players = players;
+    q.entries.push_back(std::move(entry));
+    queue_of_[player_id] = key;
+    FormGroups(q, now, &formed);
+    SendUpdates(q, now, /*force=*/true);
+  }
+  Start(std::move(formed));
+  return grpc::Status::OK;
+}
+
+void Matchmaker::Leave(const std::string& player_id,
+                       const std::shared_ptr<FindSink>& sink) {
+  std::lock_guard lock(mu_);
+  auto it = queue_of_.find(player_id);
+  if (it == queue_of_.end()) return;
+  Queue& q = queues_[it->second];
+  auto e = std::find_if(q.entries.begin(), q.entries.end(),
+                        [&](const Entry& x) { return x.sink == sink; });
+  if (e == q.entries.end()) return;  // A newer search of the same player.
+  q.entries.erase(e);
+  queue_of_.erase(it);
+}
+
+bool Matchmaker::Cancel(const std::string& player_id) {
+  std::shared_ptr<FindSink> sink;
+  {
+    std::lock_guard lock(mu_);
+    auto it = queue_of_.find(player_id);
+    if (it == queue_of_.end()) return false;
+    Queue& q = queues_[it->second];
+    auto e = std::find_if(q.entries.begin(), q.entries.end(),
+                          [&](const Entry& x) { return x.player_id == player_id; });
+    if (e != q.entries.end()) {
+      sink = e->sink;
+      q.entries.erase(e);
+    }
+    queue_of_.erase(it);
+  }
+  if (sink) {
+    sink->Close(grpc::Status(grpc::StatusCode::CANCELLED,
+                             "you left the queue (CancelFind)"));
+  }
+  return true;
+}
+
+void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
+  std::lock_guard lock(mu_);
+  int total = 0;
+  for (const auto& [key, q] : queues_) {
+    if (q.entries.empty()) continue;
+    if (game != v1::GAME_UNSPECIFIED && GameFromName(q.shape.game) != game) {
+      continue;
+    }
+    v1::QueueStats::Queue* s = out->add_queues();
+    s->set_game(GameFromName(q.shape.game));
+    s->mutable_options()->insert(q.shape.options.begin(), q.shape.options.end());
+    s->set_players(q.players);
+    s->set_ranked(q.shape.ranked);
+    s->set_turn_time_limit_seconds(q.shape.turn_limit_s);
+    s->set_searching(q.entries.size());
+    total += q.entries.size();
+  }
+  out->set_searching(total);
+}
+
+void Matchmaker::Tick() {
+  std::vector<Formed> formed;
+  {
+    std::lock_guard lock(mu_);
+    const int64_t now = clock_.NowMs();
+    for (auto& [key, q] : queues_) {
+      FormGroups(q, now, &formed);
+      SendUpdates(q, now, /*force=*/false);
+    }
+  }
+  Start(std::move(formed));
+}
+
+void Matchmaker::CloseAll() {
+  std::vector<std::shared_ptr<FindSink>> sinks;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [key, q] : queues_) {
+      for (Entry& e : q.entries) sinks.push_back(e.sink);
+      q.entries.clear();
+    }
+    queue_of_.clear();
+  }
+  for (auto& sink : sinks) {
+    sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                             "server shutting down; search again"));
+  }
+}
+
+void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
+  std::vector<bool> taken(q.entries.size(), false);
+  auto form = [&](std::vector<size_t> members) {
+    Formed f;
+    f.match = q.shape;
+    for (size_t m : members) {
+      taken[m] = true;
+      f.members.push_back(q.entries[m]);
+      f.match.seats.push_back(
+          {storage::SeatRecord::Kind::kPlayer, q.entries[m].player_id, 0});
+    }
+    f.match.creator_id = f.members[0].player_id;
+    out->push_back(std::move(f));
+  };
+  // Oldest first: the longest wait is served before anyone who came later.
+  for (size_t i = 0; i < q.entries.size(); ++i) {
+    if (taken[i]) continue;
+    const Entry& oldest = q.entries[i];
+    std::vector<std::pair<double, size_t>> near;  // (distance, index).
+    for (size_t j = i + 1; j < q.entries.size(); ++j) {
+      if (taken[j]) continue;
+      const double d = q.shape.ranked
+                           ? std::abs(q.entries[j].rating - oldest.rating)
+                           : 0.0;
+      // The oldest has the widest window; casual queues take anyone.
+      if (!q.shape.ranked || d <= Window(oldest, now)) near.push_back({d, j});
+    }
+    if (static_cast<int>(near.size()) >= q.players - 1) {
+      // Closest ratings first; equal distances by arrival (stable sort).
+      std::stable_sort(near.begin(), near.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::vector<size_t> members = {i};
+      for (int k = 0; k < q.players - 1; ++k) members.push_back(near[k].second);
+      std::sort(members.begin(), members.end());  // Seats by arrival.
+      form(members);
+      continue;
+    }
+    if (!q.shape.ranked && oldest.accept_cpu && options_.cpu_fallback_ms > 0 &&
+        now - oldest.enqueued_ms >= options_.cpu_fallback_ms) {
+      form({i});  // CPU seats are added below.
+      Formed& f = out->back();
+      while (static_cast<int>(f.match.seats.size()) < q.players) {
+        f.match.seats.push_back(
+            {storage::SeatRecord::Kind::kCpu, "", options_.cpu_level});
+      }
+    }
+  }
+  std::vector<Entry> left;
+  for (size_t i = 0; i < q.entries.size(); ++i) {
+    if (taken[i]) {
+      queue_of_.erase(q.entries[i].player_id);
+    } else {
+      left.push_back(std::move(q.entries[i]));
+    }
+  }
+  q.entries = std::move(left);
+}
+
+void Matchmaker::SendUpdates(Queue& q, int64_t now, bool force) {
+  for (Entry& e : q.entries) {
+    if (!force && now - e.last_update_ms < options_.update_every_ms) continue;
+    e.last_update_ms = now;
+    v1::FindMatchUpdate u;
+    u.mutable_waiting()->set_searching(q.entries.size());
+    u.mutable_waiting()->set_waited_seconds((now - e.enqueued_ms) / 1000);
+    if (q.shape.ranked) u.mutable_waiting()->set_rating_window(Window(e, now));
+    e.sink->Push(u);
+  }
+}
+
+void Matchmaker::Start(std::vector<Formed> formed) {
+  for (Formed& f : formed) {
+    v1::Match match;
+    grpc::Status s = matches_.Create(f.match, &match);
+    for (size_t seat = 0; seat < f.members.size(); ++seat) {
+      if (!s.ok()) {
+        f.members[seat].sink->Close(s);
+        continue;
+      }
+      v1::FindMatchUpdate u;
+      u.mutable_found()->set_match(match.name());
+      u.mutable_found()->set_seat(seat);
+      f.members[seat].sink->Push(u, /*last=*/true);
+    }
+  }
+}
+
+}  // namespace mancala::services

@@ -1,0 +1,110 @@
+// Queues of players looking for opponents, and the matches formed from
+// them.
+//
+// A queue holds players asking for the same game, effective options, number
+// of seats, ranking and turn time limit. Casual queues form matches first
+// come, first served. Ranked queues consider the longest-waiting player
+// first and give them the players whose ratings are closest to theirs,
+// within their rating window: `window_start` rating points, widened by
+// `window_growth` points per second waited. Because the oldest player's
+// window only grows and they are always considered first, nobody waiting is
+// skipped forever by later arrivals. Casual players who accept it get CPU
+// opponents after `cpu_fallback_ms`.
+//
+// Matches are created through LiveMatches, so they have everything matches
+// have (clock, presence, CPU stand-in, rating). Time comes from the
+// injected Clock; Tick() widens windows, forms matches and sends each
+// searcher a QueueState at least every `update_every_ms`.
+// Thread-safety: all methods from any thread.
+
+#ifndef MANCALA_SERVICES_MATCHMAKER_H_
+#define MANCALA_SERVICES_MATCHMAKER_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mancala/v1/matchmaking_service.pb.h"
+#include "services/clock.h"
+#include "services/event_stream.h"
+#include "services/live_matches.h"
+#include "storage/store.h"
+
+namespace mancala::services {
+
+using FindSink = EventSink<v1::FindMatchUpdate>;
+
+struct MatchmakerOptions {
+  double window_start = 100;        // Rating points.
+  double window_growth = 10;        // Rating points per second waited.
+  int64_t cpu_fallback_ms = 60'000;  // 0 = never offer the CPU.
+  int64_t update_every_ms = 5'000;
+  int cpu_level = 2;                // Level of fallback CPU opponents.
+};
+
+class Matchmaker {
+ public:
+  Matchmaker(LiveMatches& matches, storage::Store& store, const Clock& clock,
+             MatchmakerOptions options);
+
+  // Puts `player_id` in the queue the request names; `sink` receives the
+  // updates and the match. INVALID_ARGUMENT for a bad request;
+  // FAILED_PRECONDITION (ALREADY_SEARCHING) if the player is queued.
+  grpc::Status Enqueue(const std::string& player_id,
+                       const v1::FindMatchRequest& request,
+                       std::shared_ptr<FindSink> sink);
+  // The player's stream ended: they leave the queue (if `sink` is theirs).
+  void Leave(const std::string& player_id,
+             const std::shared_ptr<FindSink>& sink);
+  // Leaves the queue and ends the stream (CANCELLED). False if not queued.
+  bool Cancel(const std::string& player_id);
+  // Searching players per queue of `game` (GAME_UNSPECIFIED: all).
+  void Stats(v1::Game game, v1::QueueStats* out);
+  // Forms the matches that are due and sends the updates that are due.
+  void Tick();
+  // Ends every search (UNAVAILABLE: search again), for shutdown.
+  void CloseAll();
+
+ private:
+  struct Entry {
+    std::string player_id;
+    double rating = 0;
+    int64_t enqueued_ms = 0;
+    int64_t last_update_ms = 0;
+    bool accept_cpu = false;
+    std::shared_ptr<FindSink> sink;
+  };
+  struct Queue {
+    NewMatch shape;            // Game, options, ranking, limit; no seats.
+    int players = 2;
+    std::vector<Entry> entries;  // Arrival order.
+  };
+  // A match to create: the members (removed from their queue) and shape.
+  struct Formed {
+    NewMatch match;
+    std::vector<Entry> members;  // members[i] sits in seat i.
+  };
+
+  double Window(const Entry& e, int64_t now) const;
+  // Takes the groups that can play now out of `q`. Requires mu_.
+  void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out);
+  // Sends QueueStates that are due. Requires mu_.
+  void SendUpdates(Queue& q, int64_t now, bool force);
+  // Creates the matches and tells the members. Without mu_.
+  void Start(std::vector<Formed> formed);
+
+  LiveMatches& matches_;
+  storage::Store& store_;
+  const Clock& clock_;
+  const MatchmakerOptions options_;
+
+  std::mutex mu_;
+  std::map<std::string, Queue> queues_;          // By queue key.
+  std::map<std::string, std::string> queue_of_;  // Player id -> queue key.
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_MATCHMAKER_H_

@@ -1,0 +1,42 @@
+#include "services/matchmaking_service.h"
+
+#include "services/auth.h"
+
+namespace mancala::services {
+
+grpc::ServerWriteReactor<v1::FindMatchUpdate>*
+MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
+                                  const v1::FindMatchRequest* request) {
+  auto sink = std::make_shared<FindSink>();
+  storage::PlayerRecord player;
+  grpc::Status status = Authenticate(*context, store_, &player);
+  Matchmaker* matchmaker = &matchmaker_;
+  const std::string id = player.id;
+  // Leaving: the stream ended (found, cancelled, or the client went away).
+  auto* reactor = new EventReactor<v1::FindMatchUpdate>(
+      sink, [matchmaker, id, sink] { matchmaker->Leave(id, sink); });
+  if (status.ok()) status = matchmaker_.Enqueue(player.id, *request, sink);
+  if (!status.ok()) sink->Close(status);
+  reactor->Start();
+  return reactor;
+}
+
+grpc::Status MatchmakingServiceImpl::CancelFind(
+    grpc::ServerContext* context, const v1::CancelFindRequest*,
+    v1::CancelFindResponse* response) {
+  storage::PlayerRecord player;
+  if (grpc::Status s = Authenticate(*context, store_, &player); !s.ok()) {
+    return s;
+  }
+  response->set_cancelled(matchmaker_.Cancel(player.id));
+  return grpc::Status::OK;
+}
+
+grpc::Status MatchmakingServiceImpl::GetQueueStats(
+    grpc::ServerContext*, const v1::GetQueueStatsRequest* request,
+    v1::QueueStats* response) {
+  matchmaker_.Stats(request->game(), response);
+  return grpc::Status::OK;
+}
+
+}  // namespace mancala::services

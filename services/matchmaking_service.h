@@ -1,0 +1,38 @@
+// mancala.v1.MatchmakingService: the gRPC face of the Matchmaker.
+
+#ifndef MANCALA_SERVICES_MATCHMAKING_SERVICE_H_
+#define MANCALA_SERVICES_MATCHMAKING_SERVICE_H_
+
+#include "mancala/v1/matchmaking_service.grpc.pb.h"
+#include "services/matchmaker.h"
+#include "storage/store.h"
+
+namespace mancala::services {
+
+// FindMatch is a callback-API stream (event_stream.h); the rest are
+// synchronous.
+class MatchmakingServiceImpl final
+    : public v1::MatchmakingService::WithCallbackMethod_FindMatch<
+          v1::MatchmakingService::Service> {
+ public:
+  MatchmakingServiceImpl(storage::Store& store, Matchmaker& matchmaker)
+      : store_(store), matchmaker_(matchmaker) {}
+
+  grpc::ServerWriteReactor<v1::FindMatchUpdate>* FindMatch(
+      grpc::CallbackServerContext* context,
+      const v1::FindMatchRequest* request) override;
+  grpc::Status CancelFind(grpc::ServerContext* context,
+                          const v1::CancelFindRequest* request,
+                          v1::CancelFindResponse* response) override;
+  grpc::Status GetQueueStats(grpc::ServerContext* context,
+                             const v1::GetQueueStatsRequest* request,
+                             v1::QueueStats* response) override;
+
+ private:
+  storage::Store& store_;
+  Matchmaker& matchmaker_;
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_MATCHMAKING_SERVICE_H_

@@ -1,0 +1,288 @@
+// MatchmakingService over a real channel, with the clock injected: casual
+// first come first served, ranked windows that widen with the wait,
+// fairness to the longest waiting, cancel and drop, one queue per player,
+// the CPU fallback, and a hundred players queueing at once.
+
+#include <set>
+
+#include "services/errors.h"
+#include "tests/services/test_server.h"
+
+namespace mancala::testing {
+namespace {
+
+using services::ErrorReason;
+
+class FindClient : public StreamClient<v1::FindMatchUpdate> {
+ public:
+  FindClient(v1::MatchmakingService::Stub* stub, const TestPlayer& p,
+             const v1::FindMatchRequest& req)
+      : StreamClient(
+            [stub, req](grpc::ClientContext* ctx) {
+              return stub->FindMatch(ctx, req);
+            },
+            p.token) {}
+
+  // The match found, or "" if none within 10 s.
+  std::string WaitFound(int* seat = nullptr) {
+    WaitFor([](const auto& events, bool done) {
+      return done || (!events.empty() && events.back().has_found());
+    });
+    auto all = events();
+    if (all.empty() || !all.back().has_found()) return "";
+    if (seat != nullptr) *seat = all.back().found().seat();
+    return all.back().found().match();
+  }
+  // Waits until the server has sent `n` updates.
+  bool WaitUpdates(size_t n) {
+    return WaitFor([n](const auto& events, bool done) {
+      return done || events.size() >= n;
+    });
+  }
+};
+
+class MatchmakingTest : public ServiceTest {
+ protected:
+  static v1::FindMatchRequest Kalah(bool ranked = false) {
+    v1::FindMatchRequest req;
+    req.set_game(v1::KALAH);
+    req.set_ranked(ranked);
+    return req;
+  }
+  int Searching(v1::Game game = v1::GAME_UNSPECIFIED) {
+    v1::GetQueueStatsRequest req;
+    req.set_game(game);
+    v1::QueueStats stats;
+    auto ctx = Ctx();
+    EXPECT_TRUE(matchmaking_->GetQueueStats(ctx.get(), req, &stats).ok());
+    return stats.searching();
+  }
+  // Waits until `n` players are queued (streams start asynchronously).
+  void WaitSearching(int n) {
+    for (int i = 0; i < 1000 && Searching() != n; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(Searching(), n);
+  }
+  // A ranked Kalah match won by `w` (the loser resigns after both moved).
+  void Beat(const TestPlayer& w, const TestPlayer& l) {
+    v1::CreateMatchRequest req;
+    req.set_game(v1::KALAH);
+    req.set_ranked(true);
+    for (const TestPlayer* p : {&w, &l}) {
+      req.add_seats()->set_kind(v1::Seat::PLAYER);
+      req.mutable_seats(req.seats_size() - 1)->set_player(p->name);
+    }
+    v1::Match m;
+    auto ctx = Ctx(w.token);
+    ASSERT_TRUE(matches_->CreateMatch(ctx.get(), req, &m).ok());
+    v1::SubmitMoveResponse resp;
+    ASSERT_TRUE(Move(w, m.name(), 0, &resp).ok());
+    ASSERT_TRUE(Move(l, m.name(), 0, &resp).ok());
+    v1::ResignRequest r;
+    r.set_match(m.name());
+    auto rc = Ctx(l.token);
+    ASSERT_TRUE(matches_->Resign(rc.get(), r, &m).ok());
+  }
+};
+
+TEST_F(MatchmakingTest, TwoCasualPlayersGetOneMatchWithTheirSeats) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  ASSERT_TRUE(fa.WaitUpdates(1));
+  ASSERT_TRUE(fa.events()[0].has_waiting());
+  EXPECT_EQ(fa.events()[0].waiting().searching(), 1);
+  EXPECT_EQ(Searching(v1::KALAH), 1);
+  EXPECT_EQ(Searching(v1::OWARE), 0);
+  FindClient fb(matchmaking_.get(), b, Kalah());
+  int seat_a = -1, seat_b = -1;
+  const std::string ma = fa.WaitFound(&seat_a), mb = fb.WaitFound(&seat_b);
+  ASSERT_FALSE(ma.empty());
+  EXPECT_EQ(ma, mb);
+  EXPECT_EQ(seat_a, 0);  // Seats in order of arrival.
+  EXPECT_EQ(seat_b, 1);
+  v1::Match m = Get(ma);
+  EXPECT_EQ(m.state(), v1::Match::IN_PROGRESS);
+  EXPECT_EQ(m.seats(0).player(), a.name);
+  EXPECT_EQ(m.seats(1).player(), b.name);
+  EXPECT_FALSE(m.ranked());
+  ASSERT_TRUE(fa.WaitDone());
+  EXPECT_TRUE(fa.status().ok());
+  EXPECT_EQ(Searching(), 0);
+}
+
+TEST_F(MatchmakingTest, OnlyTheSameOptionsAreMatched) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  v1::FindMatchRequest five = Kalah();
+  (*five.mutable_options())["seeds"] = "5";
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  FindClient fb(matchmaking_.get(), b, five);
+  WaitSearching(2);
+  server_->Tick();
+  EXPECT_EQ(Searching(), 2);
+  // The default spelled out is the same queue as the default left out.
+  TestPlayer c = NewPlayer("C");
+  v1::FindMatchRequest four = Kalah();
+  (*four.mutable_options())["seeds"] = "4";
+  FindClient fc(matchmaking_.get(), c, four);
+  EXPECT_EQ(fa.WaitFound(), fc.WaitFound());
+}
+
+TEST_F(MatchmakingTest, RankedWindowWidensWithTheWait) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  Beat(a, b);  // About 1662 and 1338: 325 points apart.
+  FindClient fa(matchmaking_.get(), a, Kalah(true));
+  FindClient fb(matchmaking_.get(), b, Kalah(true));
+  WaitSearching(2);
+  // 100 + 10/s: 310 after 21 s, not enough; 330 after 23 s.
+  clock_.AdvanceMs(21'000);
+  server_->Tick();
+  EXPECT_EQ(Searching(), 2);
+  clock_.AdvanceMs(2'000);
+  server_->Tick();
+  const std::string m = fa.WaitFound();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(fb.WaitFound(), m);
+  EXPECT_TRUE(Get(m).ranked());
+}
+
+TEST_F(MatchmakingTest, TheLongestWaitingIsNotSkippedByLaterArrivals) {
+  TestPlayer old = NewPlayer("Old"), loser = NewPlayer("L");
+  Beat(old, loser);  // Old: about 1662; newcomers: 1500 (162 apart).
+  FindClient fo(matchmaking_.get(), old, Kalah(true));
+  WaitSearching(1);
+  // Two newcomers suit each other, not Old (window 100): they pair.
+  TestPlayer x = NewPlayer("X"), y = NewPlayer("Y");
+  FindClient fx(matchmaking_.get(), x, Kalah(true));
+  WaitSearching(2);
+  FindClient fy(matchmaking_.get(), y, Kalah(true));
+  EXPECT_EQ(fx.WaitFound(), fy.WaitFound());
+  WaitSearching(1);
+  // After 7 s Old accepts 170 points. Two more newcomers arrive together:
+  // Old, the longest waiting, gets the first of them; they do not pair.
+  clock_.AdvanceMs(7'000);
+  TestPlayer z = NewPlayer("Z"), w = NewPlayer("W");
+  FindClient fz(matchmaking_.get(), z, Kalah(true));
+  const std::string m = fo.WaitFound();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(fz.WaitFound(), m);
+  FindClient fw(matchmaking_.get(), w, Kalah(true));
+  WaitSearching(1);  // W waits for the next arrival.
+}
+
+TEST_F(MatchmakingTest, CancelAndDroppingLeaveTheQueue) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  WaitSearching(1);
+  v1::CancelFindRequest req;
+  v1::CancelFindResponse resp;
+  auto ctx = Ctx(a.token);
+  ASSERT_TRUE(matchmaking_->CancelFind(ctx.get(), req, &resp).ok());
+  EXPECT_TRUE(resp.cancelled());
+  ASSERT_TRUE(fa.WaitDone());
+  EXPECT_EQ(fa.status().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(Searching(), 0);
+  auto ctx2 = Ctx(a.token);
+  ASSERT_TRUE(matchmaking_->CancelFind(ctx2.get(), req, &resp).ok());
+  EXPECT_FALSE(resp.cancelled());
+  {
+    FindClient fb(matchmaking_.get(), b, Kalah());
+    WaitSearching(1);
+  }  // B's client closes the stream.
+  WaitSearching(0);
+}
+
+TEST_F(MatchmakingTest, APlayerIsInOneQueueAtATime) {
+  TestPlayer a = NewPlayer("A");
+  FindClient first(matchmaking_.get(), a, Kalah());
+  WaitSearching(1);
+  v1::FindMatchRequest oware;
+  oware.set_game(v1::OWARE);
+  FindClient second(matchmaking_.get(), a, oware);
+  ASSERT_TRUE(second.WaitDone());
+  EXPECT_EQ(second.status().error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Searching(), 1);
+  // Bad requests are refused with the reason.
+  v1::FindMatchRequest bad = Kalah();
+  bad.set_players(3);
+  TestPlayer b = NewPlayer("B");
+  FindClient third(matchmaking_.get(), b, bad);
+  ASSERT_TRUE(third.WaitDone());
+  EXPECT_EQ(third.status().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(MatchmakingTest, ACasualQueueOffersTheCpuAfterTheWait) {
+  TestPlayer a = NewPlayer("A");
+  v1::FindMatchRequest req = Kalah();
+  req.set_accept_cpu_opponent(true);
+  FindClient fa(matchmaking_.get(), a, req);
+  WaitSearching(1);
+  clock_.AdvanceMs(29'000);
+  server_->Tick();
+  EXPECT_EQ(Searching(), 1);
+  clock_.AdvanceMs(1'000);
+  server_->Tick();
+  const std::string m = fa.WaitFound();
+  ASSERT_FALSE(m.empty());
+  v1::Match match = Get(m);
+  EXPECT_EQ(match.seats(0).player(), a.name);
+  EXPECT_EQ(match.seats(1).kind(), v1::Seat::CPU);
+}
+
+TEST_F(MatchmakingTest, FourPlayerBasicFormsAMatchOfFour) {
+  std::vector<TestPlayer> p;
+  std::vector<std::unique_ptr<FindClient>> finds;
+  v1::FindMatchRequest req;
+  req.set_game(v1::MANCALA_BASIC);
+  req.set_players(4);
+  for (int i = 0; i < 4; ++i) {
+    p.push_back(NewPlayer("P" + std::to_string(i)));
+    finds.push_back(std::make_unique<FindClient>(matchmaking_.get(), p[i], req));
+    if (i < 3) WaitSearching(i + 1);
+  }
+  const std::string m = finds[0]->WaitFound();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(Get(m).board().sides_size(), 4);
+}
+
+TEST_F(MatchmakingTest, AHundredPlayersQueueAtOnceAndAreEachMatchedOnce) {
+  constexpr int kPlayers = 100;
+  std::vector<TestPlayer> players;
+  for (int i = 0; i < kPlayers; ++i) players.push_back(NewPlayer());
+  std::vector<std::unique_ptr<FindClient>> finds;
+  std::vector<std::thread> starters;
+  std::mutex mu;
+  for (int t = 0; t < 4; ++t) {
+    starters.emplace_back([&, t] {
+      for (int i = t; i < kPlayers; i += 4) {
+        auto f = std::make_unique<FindClient>(matchmaking_.get(), players[i],
+                                              Kalah());
+        std::lock_guard lock(mu);
+        finds.push_back(std::move(f));
+      }
+    });
+  }
+  for (std::thread& t : starters) t.join();
+  std::map<std::string, std::set<int>> seats_by_match;
+  for (auto& f : finds) {
+    int seat = -1;
+    const std::string m = f->WaitFound(&seat);
+    ASSERT_FALSE(m.empty());
+    EXPECT_TRUE(seats_by_match[m].insert(seat).second) << m << " " << seat;
+  }
+  EXPECT_EQ(seats_by_match.size(), kPlayers / 2u);
+  std::set<std::string> seated;
+  for (const auto& [m, seats] : seats_by_match) {
+    EXPECT_EQ(seats, (std::set<int>{0, 1}));
+    v1::Match match = Get(m);
+    for (const v1::Seat& s : match.seats()) {
+      EXPECT_TRUE(seated.insert(s.player()).second) << s.player();
+    }
+  }
+  EXPECT_EQ(seated.size(), static_cast<size_t>(kPlayers));
+  EXPECT_EQ(Searching(), 0);
+}
+
+}  // namespace
+}  // namespace mancala::testing
