@@ -6,7 +6,7 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
-#include "services/player_service.h"
+#include "services/resource_names.h"
 #include "services/rating_service.h"
 
 namespace mancala::services {
@@ -23,16 +23,6 @@ grpc::Status Invalid(const std::string& message) {
 grpc::Status BadToken() {
   return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
                "page_token does not belong to this listing");
-}
-
-grpc::Status MatchIdOf(const std::string& name, std::string* id) {
-  static constexpr std::string_view kPrefix = "matches/";
-  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) ||
-      name.find('/', kPrefix.size()) != std::string::npos) {
-    return Invalid("name must be 'matches/{match_id}', got '" + name + "'");
-  }
-  *id = name.substr(kPrefix.size());
-  return grpc::Status::OK;
 }
 
 std::optional<MatchStatus> StatusFilter(v1::Match::State s, bool* bad) {
@@ -143,7 +133,7 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
     v1::MatchHistory* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdOf(request->name(), &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
   if (grpc::Status s = matches_.Get(id, "", response->mutable_match());
       !s.ok()) {
     return s;
@@ -175,7 +165,7 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
                                          v1::VoidMatchResponse* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdOf(request->name(), &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
   if (request->reason().empty()) return Invalid("reason is required");
   if (request->reason().size() > 1000 || request->actor().size() > 100) {
     return Invalid("reason (1000) or actor (100) is too long");
@@ -233,7 +223,7 @@ grpc::Status AdminServiceImpl::VerifyMatch(
     v1::VerifyMatchResponse* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdOf(request->name(), &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
   return matches_.Verify(id, response);
 }
 

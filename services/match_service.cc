@@ -8,26 +8,12 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/player_service.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 namespace {
 
 using storage::SeatRecord;
-
-// The id in "matches/{id}"; INVALID_ARGUMENT otherwise.
-grpc::Status MatchId(const std::string& name, const char* field,
-                     std::string* id) {
-  static constexpr std::string_view kPrefix = "matches/";
-  if (name.size() <= kPrefix.size() ||
-      name.compare(0, kPrefix.size(), kPrefix) != 0 ||
-      name.find('/', kPrefix.size()) != std::string::npos) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-                 std::string(field) + " must be 'matches/{match_id}', got '" +
-                     name + "'");
-  }
-  *id = name.substr(kPrefix.size());
-  return grpc::Status::OK;
-}
 
 grpc::Status Invalid(const std::string& message) {
   return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
@@ -170,7 +156,7 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
     return s;
   }
   std::string id;
-  if (grpc::Status s = MatchId(request->name(), "name", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) {
     return s;
   }
   return matches_.Get(id, viewer.id, response);
@@ -184,7 +170,7 @@ grpc::Status MatchServiceImpl::SubmitMove(
     return s;
   }
   std::string id;
-  if (grpc::Status s = MatchId(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
     return s;
   }
   if (request->request_id().size() > 64) {
@@ -206,7 +192,7 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
     return s;
   }
   std::string id;
-  if (grpc::Status s = MatchId(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
     return s;
   }
   return matches_.Resign(id, caller.id, response);
@@ -216,7 +202,7 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
                                          const v1::ListMovesRequest* request,
                                          v1::ListMovesResponse* response) {
   std::string id;
-  if (grpc::Status s = MatchId(request->parent(), "parent", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->parent(), "parent", &id); !s.ok()) {
     return s;
   }
   if (request->page_size() < 0) return Invalid("page_size must be >= 0");
@@ -267,7 +253,7 @@ grpc::Status MatchServiceImpl::CancelMatch(
     return s;
   }
   std::string id;
-  if (grpc::Status s = MatchId(request->name(), "name", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) {
     return s;
   }
   return matches_.Cancel(id, caller.id, response);
@@ -281,7 +267,7 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
     return s;
   }
   std::string id;
-  if (grpc::Status s = MatchId(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
     return s;
   }
   return matches_.Rematch(id, caller.id, response);
@@ -294,7 +280,7 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   std::string id;
   storage::PlayerRecord viewer;
   grpc::Status status = AuthenticateOptional(*context, store_, &viewer);
-  if (status.ok()) status = MatchId(request->name(), "name", &id);
+  if (status.ok()) status = MatchIdFromName(request->name(), "name", &id);
   if (status.ok() && request->after_ply() < 0) {
     status = Invalid("after_ply must be >= 0");
   }

@@ -4,6 +4,7 @@
 
 #include "services/auth.h"
 #include "services/errors.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 namespace {
@@ -20,15 +21,6 @@ void ToProto(const storage::PlayerRecord& p, v1::Player* out) {
 }
 
 }  // namespace
-
-std::string PlayerIdFromName(const std::string& name) {
-  static constexpr std::string_view kPrefix = "players/";
-  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix)) {
-    return "";
-  }
-  std::string id = name.substr(kPrefix.size());
-  return id.find('/') == std::string::npos ? id : "";
-}
 
 grpc::Status PlayerServiceImpl::CreatePlayer(
     grpc::ServerContext*, const v1::CreatePlayerRequest* request,

@@ -26,9 +26,6 @@ class PlayerServiceImpl final : public v1::PlayerService::Service {
   const Clock& clock_;
 };
 
-// The id in "players/{id}", or "" if `name` is not of that form.
-std::string PlayerIdFromName(const std::string& name);
-
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_PLAYER_SERVICE_H_

@@ -2,14 +2,11 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include "storage/sqlite_errors.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::storage {
 namespace {
-
-absl::Status Failed(const SQLite::Exception& e, const char* what) {
-  return absl::InternalError(std::string(what) + " failed: " + e.what());
-}
 
 RatingRecord ReadRating(SQLite::Statement& q) {
   RatingRecord r;
@@ -93,7 +90,7 @@ absl::StatusOr<std::vector<RatingRecord>> SqliteStore::GetRatings(
     }
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "get ratings");
+    return FromException(e, "get ratings");
   }
 }
 
@@ -117,7 +114,7 @@ absl::StatusOr<std::vector<RatingRecord>> SqliteStore::ListLeaderboard(
     while (q.executeStep()) out.push_back(ReadRating(q));
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "list leaderboard");
+    return FromException(e, "list leaderboard");
   }
 }
 
@@ -142,7 +139,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListRatingChanges(
     while (q.executeStep()) out.push_back(ReadChange(q));
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "list rating changes");
+    return FromException(e, "list rating changes");
   }
 }
 
@@ -158,7 +155,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListGameRatingChanges(
     while (q.executeStep()) out.push_back(ReadChange(q));
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "list game rating changes");
+    return FromException(e, "list game rating changes");
   }
 }
 
@@ -173,7 +170,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListMatchRatingChanges(
     while (q.executeStep()) out.push_back(ReadChange(q));
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "list match rating changes");
+    return FromException(e, "list match rating changes");
   }
 }
 
@@ -213,7 +210,7 @@ absl::Status SqliteStore::VoidMatch(const std::string& match_id,
     a.exec();
     tx.commit();
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "void match");
+    return FromException(e, "void match");
   }
   return absl::OkStatus();
 }
@@ -235,7 +232,7 @@ absl::StatusOr<std::vector<AuditRecord>> SqliteStore::ListAuditLog(
     }
     return out;
   } catch (const SQLite::Exception& e) {
-    return Failed(e, "list audit log");
+    return FromException(e, "list audit log");
   }
 }
 

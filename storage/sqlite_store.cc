@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/schema.h"
+#include "storage/sqlite_errors.h"
 
 namespace mancala::storage {
 namespace {
@@ -81,14 +82,6 @@ MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
 
 
 
-// SQLiteCpp's exceptions become a status here, and nowhere else.
-absl::Status FromException(const SQLite::Exception& e, const char* what) {
-  if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
-    return absl::AlreadyExistsError(std::string(what) + ": " + e.what());
-  }
-  return absl::InternalError(std::string(what) + " failed: " + e.what());
-}
-
 PlayerRecord ReadPlayer(SQLite::Statement& q) {
   PlayerRecord p;
   p.id = q.getColumn(0).getString();
@@ -100,6 +93,13 @@ PlayerRecord ReadPlayer(SQLite::Statement& q) {
 }
 
 }  // namespace
+
+absl::Status FromException(const SQLite::Exception& e, const char* what) {
+  if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
+    return absl::AlreadyExistsError(std::string(what) + ": " + e.what());
+  }
+  return absl::InternalError(std::string(what) + " failed: " + e.what());
+}
 
 SqliteStore::SqliteStore(std::unique_ptr<SQLite::Database> db)
     : db_(std::move(db)) {}
