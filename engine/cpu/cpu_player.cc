@@ -1,16 +1,74 @@
+// Dispatches ChooseMove to the player of each level.
+
 #include "engine/cpu/cpu_player.h"
 
-#include <random>
+#include <algorithm>
+#include <bit>
+
+#include "engine/cpu/alphabeta.h"
+#include "engine/cpu/multiplayer_search.h"
+#include "engine/cpu/one_ply.h"
+#include "engine/cpu/random_player.h"
 
 namespace mancala::engine {
+namespace {
 
-// A first CPU: every level plays a random legal move. Stronger levels come
-// with the search (issue "CPU players worth playing").
+// Extra-turn moves per search path that do not use up depth (levels 3-4):
+// the rest of a turn is mostly seen to its end, as level 2 sees it.
+constexpr int kExtraTurnExtensions = 4;
+
+// Transposition table size for a level-4 search: about two entries per
+// position it may visit (2^20 entries = 16 MB at most).
+int TableBits(std::uint64_t node_limit) {
+  if (node_limit == 0) return 20;
+  return std::clamp(static_cast<int>(std::bit_width(node_limit)) + 1, 12, 20);
+}
+
+}  // namespace
+
+CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
+  CpuReport report;
+  const int level = std::clamp(options.level, kMinCpuLevel, kMaxCpuLevel);
+  if (level == 1) {
+    report.move = cpu::RandomMove(state, options.seed);
+    return report;
+  }
+  if (level == 2) {
+    report.move = cpu::OnePlyMove(state, options.seed);
+    return report;
+  }
+  cpu::SearchLimits limits;
+  limits.seed = options.seed;
+  limits.stop = options.stop;
+  limits.node_limit = options.node_limit;
+  const auto now = std::chrono::steady_clock::now();
+  if (options.budget.count() <= 0) {
+    limits.deadline = now;
+  } else if (options.budget < std::chrono::hours(24 * 365)) {
+    limits.deadline = now + options.budget;
+  }
+  limits.extensions = kExtraTurnExtensions;
+  if (level == 3) {
+    limits.max_depth = kLevel3Depth;
+    limits.tt_log2 = 12;
+  } else {
+    limits.max_depth = cpu::kMaxSearchDepth;
+    limits.tt_log2 = TableBits(options.node_limit);
+  }
+  const cpu::SearchResult result =
+      state.rules().players > 2
+          ? cpu::MaxNSearch(state, limits)
+          : cpu::AlphaBetaSearch(state, limits);
+  report.move = result.move;
+  report.value = result.value;
+  report.depth = result.depth;
+  report.nodes = result.nodes;
+  report.cut_short = result.cut_short;
+  return report;
+}
+
 int ChooseMove(const State& state, const CpuOptions& options) {
-  const std::vector<int> legal = state.LegalMoves();
-  std::mt19937_64 rng(options.seed ^ static_cast<std::uint64_t>(state.ply()));
-  std::uniform_int_distribution<size_t> pick(0, legal.size() - 1);
-  return legal[pick(rng)];
+  return AnalyzeMove(state, options).move;
 }
 
 }  // namespace mancala::engine

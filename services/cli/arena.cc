@@ -93,11 +93,13 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
                       : static_cast<double>(total) / static_cast<double>(moves);
   };
   out << "mean per move: A " << Format("%.3f ms", r.AMillisPerMove())
-      << Format(" (%.0f positions)", per_move(r.a_nodes, r.a_moves))
+      << Format(" (%.0f positions, depth %.1f)", per_move(r.a_nodes, r.a_moves),
+                per_move(r.a_depth, r.a_moves))
       << ", B " << Format("%.3f ms", r.BMillisPerMove())
-      << Format(" (%.0f positions)", per_move(r.b_nodes, r.b_moves))
-      << Format("; %.1f plies per game\n",
-                per_move(r.plies, static_cast<std::uint64_t>(r.games)));
+      << Format(" (%.0f positions, depth %.1f)", per_move(r.b_nodes, r.b_moves),
+                per_move(r.b_depth, r.b_moves))
+      << Format("; %.1f plies per game", per_move(r.plies, static_cast<std::uint64_t>(r.games)))
+      << ", " << r.distinct_games << " distinct games\n";
   if (r.aborted_games > 0) {
     out << r.aborted_games << " games stopped unfinished (counted as draws)\n";
   }

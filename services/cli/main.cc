@@ -1,5 +1,6 @@
 // mancala: the command-line client. Subcommands:
-//   play    a match against the CPU (see play.h)
+//   play    a match against the CPU or people (see play.h)
+//   watch   a match's events as they happen (see play.h)
 //   replay  conformance traces checked offline (see replay.h)
 //   arena   the CPU against itself, offline (see arena.h)
 
@@ -20,31 +21,56 @@ int main(int argc, char** argv) {
   std::vector<std::string> option_pairs;
   std::string moves;
   CLI::App* play_cmd =
-      app.add_subcommand("play", "play a match against the CPU");
+      app.add_subcommand("play", "play a match against the CPU or people");
   play_cmd->add_option("--server", play.server, "mancalad address")
       ->capture_default_str();
   play_cmd->add_option("--game", play.game,
                        "kalah, oware, congkak or mancala_basic")
       ->capture_default_str();
-  std::string vs = "cpu";
-  play_cmd->add_option("--vs", vs, "opponent: cpu")
-      ->check(CLI::IsMember({"cpu"}))
+  play_cmd->add_option("--vs", play.vs,
+                       "who fills the other seats: cpu, or open (people who "
+                       "join with the invite code)")
+      ->check(CLI::IsMember({"cpu", "open"}))
       ->capture_default_str();
+  play_cmd->add_option("--name", play.name,
+                       "your display name (a guest name if not given)");
+  play_cmd->add_option("--join", play.join,
+                       "join a waiting match by its invite code");
+  play_cmd->add_flag("--ranked", play.ranked, "a ranked (rated) match");
+  play_cmd->add_option("--turn-limit", play.turn_limit_s,
+                       "seconds per turn: 0 (none), 30 or 60")
+      ->check(CLI::IsMember({0, 30, 60}))
+      ->capture_default_str();
+  play_cmd->add_option("--move-delay-ms", play.move_delay_ms,
+                       "with --auto: wait this long before each move");
   play_cmd->add_option("--option,-o", option_pairs,
                        "game option NAME=VALUE (RULES.md section 2), repeatable");
   play_cmd->add_option("--level", play.cpu_level, "CPU level 1-4")
       ->capture_default_str();
   play_cmd->add_option("--opponents", play.opponents,
-                       "number of CPU opponents (mancala_basic: 1-3)")
+                       "number of other seats (mancala_basic: 1-3)")
       ->capture_default_str();
-  play_cmd->add_flag("--cpu-first", play.cpu_first, "the CPU moves first");
+  play_cmd->add_flag("--cpu-first", play.cpu_first,
+                     "the opponent moves first");
   play_cmd->add_option("--match", play.match,
-                       "resume this match (matches/ID) ...");
-  play_cmd->add_option("--token", play.token, "... with this player token");
+                       "resume this match (matches/ID), with --token");
+  play_cmd->add_option("--token", play.token,
+                       "act as the player with this token");
   play_cmd->add_option("--moves", moves,
                        "pits to play first, comma-separated (then stdin)");
   play_cmd->add_flag("--auto", play.auto_play,
                      "play the lowest legal pit without asking");
+
+  mancala::cli::WatchOptions watch;
+  CLI::App* watch_cmd = app.add_subcommand(
+      "watch", "print every event of a match until it ends (spectate)");
+  watch_cmd->add_option("match", watch.match, "matches/ID")->required();
+  watch_cmd->add_option("--server", watch.server, "mancalad address")
+      ->capture_default_str();
+  watch_cmd->add_option("--after-ply", watch.after_ply,
+                        "moves already seen (they are not repeated)");
+  watch_cmd->add_option("--token", watch.token,
+                        "watch as this player (keeps their seat present)");
 
   std::vector<std::string> files;
   CLI::App* replay_cmd = app.add_subcommand(
@@ -105,6 +131,9 @@ int main(int argc, char** argv) {
   }
 
   if (replay_cmd->parsed()) return mancala::cli::Replay(files, std::cout);
+  if (watch_cmd->parsed()) {
+    return mancala::cli::Watch(watch, std::cout, std::cerr);
+  }
 
   for (const std::string& pair : option_pairs) {
     auto eq = pair.find('=');

@@ -1,0 +1,237 @@
+#include "engine/cpu/alphabeta.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <vector>
+
+#include "engine/cpu/evaluation.h"
+#include "engine/cpu/rng.h"
+#include "engine/cpu/transposition_table.h"
+
+namespace mancala::engine::cpu {
+namespace {
+
+constexpr std::uint64_t kCheckEvery = 256;  // Positions between clock reads.
+
+class Searcher {
+ public:
+  Searcher(const State& root, const SearchLimits& limits)
+      : root_(root), limits_(limits), me_(root.to_move()),
+        tt_(limits.tt_log2) {}
+
+  SearchResult Run();
+
+ private:
+  int Search(const State& s, int depth, int alpha, int beta, int ext);
+  // Applies `pit` to a copy of `s` in `child` and counts the position;
+  // sets aborted_ when a limit is reached.
+  void Expand(const State& s, int pit, State& child);
+  void CheckLimits();
+  // The legal moves of `s` in search order: `first` (if legal), then by
+  // history, then pits nearer the store first.
+  int OrderMoves(const State& s, int first, std::array<int, kMaxPits>& out)
+      const;
+
+  const State& root_;
+  const SearchLimits limits_;
+  const int me_;
+  TranspositionTable tt_;
+  std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
+  std::uint64_t nodes_ = 0;
+  std::uint64_t next_check_ = kCheckEvery;
+  bool abortable_ = false;  // False during the depth-1 iteration.
+  bool aborted_ = false;
+  bool depth_cut_ = false;  // Some node was cut by depth (or by the TT).
+};
+
+void Searcher::CheckLimits() {
+  if (limits_.node_limit > 0 && nodes_ >= limits_.node_limit) {
+    aborted_ = true;
+    return;
+  }
+  if (nodes_ < next_check_) return;
+  next_check_ = nodes_ + kCheckEvery;
+  if (limits_.stop != nullptr &&
+      limits_.stop->load(std::memory_order_relaxed)) {
+    aborted_ = true;
+    return;
+  }
+  if (limits_.deadline != std::chrono::steady_clock::time_point::max() &&
+      std::chrono::steady_clock::now() >= limits_.deadline) {
+    aborted_ = true;
+  }
+}
+
+void Searcher::Expand(const State& s, int pit, State& child) {
+  child = s;
+  child.Apply(pit);
+  ++nodes_;
+  if (abortable_) CheckLimits();
+}
+
+int Searcher::OrderMoves(const State& s, int first,
+                         std::array<int, kMaxPits>& out) const {
+  const std::uint32_t mask = s.LegalMask();
+  const int n = s.rules().pits;
+  const auto& hist = history_[s.to_move()];
+  int count = 0;
+  if (first >= 0 && (mask >> first & 1u)) out[count++] = first;
+  const int start = count;
+  for (int i = n - 1; i >= 0; --i) {
+    if ((mask >> i & 1u) && i != first) out[count++] = i;
+  }
+  // Insertion sort by history, stable (ties keep nearer-the-store first).
+  for (int a = start + 1; a < count; ++a) {
+    const int pit = out[a];
+    int b = a;
+    while (b > start && hist[out[b - 1]] < hist[pit]) {
+      out[b] = out[b - 1];
+      --b;
+    }
+    out[b] = pit;
+  }
+  return count;
+}
+
+int Searcher::Search(const State& s, int depth, int alpha, int beta,
+                     int ext) {
+  if (depth <= 0) {
+    depth_cut_ = true;
+    return Evaluate(s, me_);
+  }
+  const std::uint64_t key = PositionKey(s);
+  int tt_move = -1;
+  if (const TtEntry* e = tt_.Probe(key)) {
+    tt_move = e->move;
+    if (e->depth >= depth) {
+      const int v = e->value;
+      if (e->bound == Bound::kExact || (e->bound == Bound::kLower && v >= beta) ||
+          (e->bound == Bound::kUpper && v <= alpha)) {
+        depth_cut_ = true;
+        return v;
+      }
+    }
+  }
+  std::array<int, kMaxPits> moves;
+  const int count = OrderMoves(s, tt_move, moves);
+  const bool maximizing = s.to_move() == me_;
+  int best = maximizing ? -kInfinity : kInfinity;
+  int best_move = moves[0];
+  int a = alpha;
+  int b = beta;
+  State child = s;
+  for (int k = 0; k < count; ++k) {
+    const int pit = moves[k];
+    Expand(s, pit, child);
+    if (aborted_) return 0;
+    int v;
+    if (IsFinalFor(child, me_)) {
+      v = Evaluate(child, me_);
+    } else if (child.to_move() == s.to_move() && ext < limits_.extensions) {
+      v = Search(child, depth, a, b, ext + 1);  // The same turn goes on.
+    } else {
+      v = Search(child, depth - 1, a, b, ext);
+    }
+    if (aborted_) return 0;
+    if (maximizing ? v > best : v < best) {
+      best = v;
+      best_move = pit;
+      if (maximizing) {
+        a = std::max(a, v);
+      } else {
+        b = std::min(b, v);
+      }
+      if (a >= b) {
+        history_[s.to_move()][pit] += static_cast<std::uint64_t>(depth * depth);
+        break;
+      }
+    }
+  }
+  const Bound bound = best <= alpha  ? Bound::kUpper
+                      : best >= beta ? Bound::kLower
+                                     : Bound::kExact;
+  tt_.Store(key, depth, best, bound, best_move);
+  return best;
+}
+
+SearchResult Searcher::Run() {
+  SearchResult result;
+  std::vector<int> moves = root_.LegalMoves();
+  Rng rng(limits_.seed);
+  for (int i = static_cast<int>(moves.size()) - 1; i > 0; --i) {
+    std::swap(moves[i], moves[rng.Below(i + 1)]);
+  }
+  result.move = moves.front();
+  if (moves.size() == 1) return result;
+
+  std::vector<int> values(moves.size(), 0);
+  std::vector<int> order(moves.size());
+  const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
+  State child = root_;
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    if (depth == 2) {
+      abortable_ = true;
+      next_check_ = 0;  // Look at the clock and `stop` right away.
+    }
+    depth_cut_ = false;
+    int alpha = -kInfinity;
+    std::vector<int> ties;  // Indexes of the moves worth `alpha`.
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+      Expand(root_, moves[k], child);
+      if (aborted_) break;
+      // The window starts one below the best value so far, so a move worth
+      // as much gets its exact value and can be told apart as a tie.
+      const int low = ties.empty() ? -kInfinity : alpha - 1;
+      int v;
+      if (IsFinalFor(child, me_)) {
+        v = Evaluate(child, me_);
+      } else if (child.to_move() == me_ && limits_.extensions > 0) {
+        v = Search(child, depth, low, kInfinity, 1);  // An extra turn.
+      } else {
+        v = Search(child, depth - 1, low, kInfinity, 0);
+      }
+      if (aborted_) break;
+      values[k] = v;
+      if (ties.empty() || v > alpha) {
+        alpha = v;
+        ties.clear();
+      }
+      if (v == alpha) ties.push_back(static_cast<int>(k));
+    }
+    if (aborted_) {
+      result.cut_short = true;
+      break;
+    }
+    const int best_index = ties[static_cast<std::size_t>(
+        rng.Below(static_cast<int>(ties.size())))];
+    result.move = moves[best_index];
+    result.value = alpha;
+    result.depth = depth;
+    // Next iteration: best first, then by value; ties keep their order.
+    for (std::size_t k = 0; k < moves.size(); ++k) order[k] = static_cast<int>(k);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+      if (x == best_index || y == best_index) return x == best_index && y != x;
+      return values[x] > values[y];
+    });
+    std::vector<int> sorted(moves.size());
+    for (std::size_t k = 0; k < moves.size(); ++k) sorted[k] = moves[order[k]];
+    moves.swap(sorted);
+    // Decided values are proofs with two players; with more, the paranoid
+    // values of ranks are not worth stopping for.
+    const bool decided = root_.rules().players == 2 &&
+                         (alpha >= kDecidedValue || alpha <= -kDecidedValue);
+    if (decided || !depth_cut_) break;
+  }
+  result.nodes = nodes_;
+  return result;
+}
+
+}  // namespace
+
+SearchResult AlphaBetaSearch(const State& state, const SearchLimits& limits) {
+  Searcher searcher(state, limits);
+  return searcher.Run();
+}
+
+}  // namespace mancala::engine::cpu

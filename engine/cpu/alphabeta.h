@@ -1,0 +1,78 @@
+// Iterative-deepening alpha-beta search (levels 3 and 4).
+//
+// One search serves every player count. The player to move at the root
+// (the "root player") maximises its own evaluation (evaluation.h); every
+// other player minimises it. With two players that is ordinary minimax
+// with alpha-beta pruning; with three or four (Mancala Basic) it is the
+// paranoid search of Sturtevant and Korf: the root player assumes the
+// others play together against it, which keeps alpha-beta pruning
+// available where max-n would not prune.
+//
+// Extra turns need no special case: whoever is to move after a move decides
+// whether the next node maximises or minimises, so an extra turn is the
+// same player's next move. Every move counts as one ply of depth.
+//
+// Iterative deepening runs depth 1, 2, ... up to `max_depth`, and stops
+// early once the result is decided (evaluation.h kDecidedValue) or the
+// game tree below the root has been searched completely. The move returned
+// is the best move of the deepest completed iteration; depth 1 always
+// completes (it applies each legal move once), so a legal move comes back
+// even if the search is stopped before it starts. Moves are ordered by the
+// transposition table's best move, then a history table (moves that caused
+// cut-offs before); root moves by the previous iteration's values, ties in
+// an order shuffled by `seed`.
+//
+// Determinism: with the same state, `node_limit`, `seed` and `max_depth`,
+// the result is the same on every run, provided neither the deadline nor
+// `stop` cuts the search first.
+// Thread-safety: AlphaBetaSearch is reentrant; each call owns its tables.
+
+#ifndef MANCALA_ENGINE_CPU_ALPHABETA_H_
+#define MANCALA_ENGINE_CPU_ALPHABETA_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "engine/state.h"
+
+namespace mancala::engine::cpu {
+
+inline constexpr int kMaxSearchDepth = 64;
+
+struct SearchLimits {
+  // Deepest iteration, in plies (1..kMaxSearchDepth).
+  int max_depth = kMaxSearchDepth;
+  // Stop after this many positions (moves applied in the search); 0 = no
+  // limit. The depth-1 iteration may exceed it by up to one position per
+  // legal root move.
+  std::uint64_t node_limit = 0;
+  // Stop when this time has passed (checked every 256 positions).
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+  // Stop as soon as this is set (checked every 256 positions); may be null.
+  const std::atomic<bool>* stop = nullptr;
+  // Orders root moves of equal value.
+  std::uint64_t seed = 0;
+  // Extra-turn moves that may be searched without using up depth, per
+  // path (the rest of a turn is then seen to its end).
+  int extensions = 0;
+  // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
+  int tt_log2 = 20;
+};
+
+struct SearchResult {
+  int move = -1;            // A legal pit of the player to move.
+  int value = 0;            // Its value for the root player (evaluation.h).
+  int depth = 0;            // Deepest completed iteration (0: one legal
+                            // move, returned without searching).
+  std::uint64_t nodes = 0;  // Positions generated (moves applied).
+  bool cut_short = false;   // A limit (nodes, deadline, stop) ended it.
+};
+
+// Searches `state`, which must not be over, within `limits`.
+SearchResult AlphaBetaSearch(const State& state, const SearchLimits& limits);
+
+}  // namespace mancala::engine::cpu
+
+#endif  // MANCALA_ENGINE_CPU_ALPHABETA_H_

@@ -1,0 +1,168 @@
+#include "engine/cpu/evaluation.h"
+
+#include <algorithm>
+
+namespace mancala::engine::cpu {
+namespace {
+
+constexpr int kSeedValue = 100;
+// Kalah and Congkak: a seed in one's own pits is worth a quarter of a seed
+// in the store (it is swept to its owner at the end, K.9 / C.10, unless it
+// is captured or sown across first).
+constexpr int kSideSeedValue = 25;
+// Mancala Basic: value of one turn in the race to empty one's pits, and of
+// one stone left in them.
+constexpr int kTurnValue = 100;
+constexpr int kStoneValue = 3;
+
+int PitSum(const Board& b, int player, int n) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i) sum += b.pits[player][i];
+  return sum;
+}
+
+// Kalah, Oware, Congkak: the store difference decides (K.10, O.13, C.11).
+int EvaluateStoreGame(const State& s, int me) {
+  const Board& b = s.board();
+  const int opp = 1 - me;
+  const int diff = b.stores[me] - b.stores[opp];
+  if (s.is_over()) {
+    const auto& ranks = s.outcome().ranks;
+    if (ranks[me] == ranks[opp]) return 0;  // A draw: equal stores.
+    return (ranks[me] == 1 ? kWinValue : -kWinValue) + diff;
+  }
+  const int n = s.rules().pits;
+  if (s.rules().game == Game::kOware) return kSeedValue * diff;
+  // Stores never lose seeds in Kalah and Congkak: more than half of all
+  // seeds is a win whatever happens next (Oware ends the game itself).
+  const int mine = PitSum(b, me, n);
+  const int theirs = PitSum(b, opp, n);
+  const int total = b.stores[0] + b.stores[1] + mine + theirs;
+  if (2 * b.stores[me] > total) return kDecidedValue + kSeedValue * diff;
+  if (2 * b.stores[opp] > total) return -kDecidedValue + kSeedValue * diff;
+  return kSeedValue * diff + kSideSeedValue * (mine - theirs);
+}
+
+// Mancala Basic: an estimate of the turns `player` needs to empty its pits
+// if nobody sowed into them (a solitaire). A move whose last stone reaches a
+// store (own or, after a lap of the others' pits, any other: MB.10) is free,
+// as it keeps the turn; the one nearest the store is played first (as in
+// Tchoukaillon). Otherwise the turn ends with a move of the largest pile,
+// which sends the most stones out of the row. Stones sown past the own
+// store are dropped from the row (they go to the other players).
+int SolitaireTurns(const Board& b, int player, int n) {
+  std::array<int, kMaxPits> row{};
+  int left = 0;
+  for (int i = 0; i < n; ++i) left += row[i] = b.pits[player][i];
+  int turns = 0;
+  for (int guard = 0; left > 0 && guard < 256; ++guard) {
+    int play = -1;
+    for (int i = n - 1; i >= 0 && play < 0; --i) {
+      const int to_store = n - i;
+      if (row[i] >= to_store && (row[i] - to_store) % (n + 1) == 0) play = i;
+    }
+    if (play < 0) {
+      ++turns;
+      for (int i = 0; i < n; ++i) {
+        if (play < 0 || row[i] > row[play]) play = i;
+      }
+    }
+    const int k = row[play];
+    row[play] = 0;
+    left -= k;
+    for (int j = play + 1; j < n && j <= play + k; ++j) {
+      ++row[j];
+      ++left;
+    }
+  }
+  return turns;
+}
+
+// What EvaluateBasic needs about every player, computed once.
+struct BasicFacts {
+  int players = 0;
+  int best_free = 1;                     // Best rank not given yet.
+  std::array<int, kMaxPlayers> cost{};   // Race cost of active players.
+  int active_cost = 0;
+  int active = 0;
+};
+
+// Mancala Basic: the first to empty their own pits wins (MB.9, MB.11);
+// stones in stores count for nothing (MB.7). A player's race cost is its
+// solitaire turns, plus the part of a round it waits before moving (the
+// player to move waits 0, the next one 1/m of a turn, ...: the finishing
+// order of a race between equals), plus a little per stone.
+BasicFacts BasicFactsOf(const State& s) {
+  BasicFacts f;
+  f.players = s.rules().players;
+  if (s.is_over()) return f;
+  const int n = s.rules().pits;
+  const auto& ranks = s.outcome().ranks;
+  for (int r = 1; r <= f.players; ++r) {
+    bool taken = false;
+    for (int p = 0; p < f.players; ++p) taken = taken || ranks[p] == r;
+    if (!taken) {
+      f.best_free = r;
+      break;
+    }
+  }
+  int m = 0;
+  for (int p = 0; p < f.players; ++p) m += s.is_active(p) ? 1 : 0;
+  int waits = 0;
+  for (int k = 0; k < f.players; ++k) {
+    const int p = (s.to_move() + k) % f.players;
+    if (!s.is_active(p)) continue;
+    f.cost[p] = kTurnValue * SolitaireTurns(s.board(), p, n) +
+                kTurnValue * waits / m + kStoneValue * PitSum(s.board(), p, n);
+    ++waits;
+    f.active_cost += f.cost[p];
+    ++f.active;
+  }
+  return f;
+}
+
+int BasicValue(const State& s, const BasicFacts& f, int me) {
+  if (IsFinalFor(s, me)) return RankValue(s.outcome().ranks[me], f.players);
+  // Cheaper than the others (on average) is better; the value stays
+  // between the best rank still free and the next one.
+  const int others = f.active - 1;
+  const int mine = f.cost[me];
+  int h = others > 0 ? (f.active_cost - mine) / others - mine : -mine;
+  const int hi = RankValue(f.best_free, f.players);
+  const int lo = RankValue(std::min(f.best_free + 1, f.players), f.players);
+  const int half = (hi - lo) / 2 - 1;
+  h = std::clamp(h, -half, half);
+  return (hi + lo) / 2 + h;
+}
+
+}  // namespace
+
+int RankValue(int rank, int players) {
+  if (players < 2) return 0;
+  return static_cast<int>(static_cast<long long>(kWinValue) *
+                          (players + 1 - 2 * rank) / (players - 1));
+}
+
+int Evaluate(const State& state, int player) {
+  if (state.rules().game == Game::kMancalaBasic) {
+    if (IsFinalFor(state, player)) {
+      return RankValue(state.outcome().ranks[player], state.rules().players);
+    }
+    return BasicValue(state, BasicFactsOf(state), player);
+  }
+  return EvaluateStoreGame(state, player);
+}
+
+PlayerValues EvaluateAll(const State& state) {
+  PlayerValues v{};
+  const int players = state.rules().players;
+  if (state.rules().game == Game::kMancalaBasic) {
+    const BasicFacts facts = BasicFactsOf(state);
+    for (int p = 0; p < players; ++p) v[p] = BasicValue(state, facts, p);
+    return v;
+  }
+  for (int p = 0; p < players; ++p) v[p] = Evaluate(state, p);
+  return v;
+}
+
+}  // namespace mancala::engine::cpu

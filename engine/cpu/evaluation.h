@@ -1,0 +1,55 @@
+// Static evaluation of a position for the computer players.
+//
+// Values are integers from the point of view of one player (the "root"
+// player of a search): larger is better for that player. Scale: 100 per
+// seed of store difference (Kalah, Oware, Congkak) or of stones left in
+// the pits (Mancala Basic, where fewer is better). A finished game, or a
+// result already certain, is worth at least kDecidedValue in absolute
+// value; a real win kWinValue plus the final margin.
+//
+// Multi-player Mancala Basic: a player's final rank r of N is worth
+// RankValue(r, N), from kWinValue (first) down to -kWinValue (last); a
+// player still playing is valued between the best rank still free and the
+// next one, by the stones-left heuristic.
+// Thread-safety: pure functions.
+
+#ifndef MANCALA_ENGINE_CPU_EVALUATION_H_
+#define MANCALA_ENGINE_CPU_EVALUATION_H_
+
+#include <array>
+
+#include "engine/state.h"
+
+namespace mancala::engine::cpu {
+
+inline constexpr int kWinValue = 1'000'000;
+// |value| >= kDecidedValue: the result for the root player is known (a
+// finished game, a store holding more than half the seeds, a final rank).
+inline constexpr int kDecidedValue = kWinValue / 2;
+// Larger than any evaluation; the search's open window bound.
+inline constexpr int kInfinity = 4 * kWinValue;
+
+// Value of rank `rank` (1 = best) among `players` players: kWinValue for
+// first, -kWinValue for last, evenly spaced in between.
+int RankValue(int rank, int players);
+
+// The value of `state` (over or not) for `player`, who must be a player of
+// the game (0..players-1). Mancala Basic with 3-4 players: once `player` has
+// finished (or resigned) the value is RankValue of its rank.
+int Evaluate(const State& state, int player);
+
+// One value per player (entries beyond the player count are 0).
+using PlayerValues = std::array<int, kMaxPlayers>;
+
+// Evaluate(state, p) for every player p, computed together.
+PlayerValues EvaluateAll(const State& state);
+
+// True if `state` needs no further search from `player`'s point of view:
+// the game is over, or (3-4 players) `player` already has its rank.
+inline bool IsFinalFor(const State& state, int player) {
+  return state.is_over() || !state.is_active(player);
+}
+
+}  // namespace mancala::engine::cpu
+
+#endif  // MANCALA_ENGINE_CPU_EVALUATION_H_

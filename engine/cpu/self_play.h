@@ -1,0 +1,79 @@
+// Self-play matches between two CPU levels (the `mancala arena` command and
+// the strength tests).
+//
+// Game g (0-based) of a series seats player A at seat g % players and
+// player B on every other seat; seat 0 moves first. So with two players A
+// starts every other game, and with 3-4 players A takes every seat in turn.
+// Every move gets its own seed, derived from (series seed, game, ply), and
+// both sides use the series' budget and node limit.
+//
+// Determinism: with a node limit and a budget the searches never reach,
+// a series gives the same games, hence the same counts, on every run and
+// with any number of threads (games are independent; results are summed
+// in game order). Times differ, of course.
+// Thread-safety: RunSelfPlay may be called concurrently; it starts
+// `threads` threads of its own and joins them before returning.
+
+#ifndef MANCALA_ENGINE_CPU_SELF_PLAY_H_
+#define MANCALA_ENGINE_CPU_SELF_PLAY_H_
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+
+#include "engine/rules.h"
+#include "engine/state.h"
+
+namespace mancala::engine {
+
+struct SelfPlayConfig {
+  Rules rules;             // Game, options and number of players.
+  int level_a = 2;         // Player A's CPU level (one seat).
+  int level_b = 1;         // Player B's level (every other seat).
+  int games = 200;
+  std::uint64_t seed = 1;
+  std::chrono::milliseconds budget{1000};  // Per move, both sides.
+  std::uint64_t node_limit = 0;            // Per move, both sides; 0 = none.
+  int threads = 1;                         // Games played in parallel.
+};
+
+struct SelfPlayResult {
+  int games = 0;
+  // Two players: A's wins, draws and losses.
+  int wins = 0;
+  int draws = 0;
+  int losses = 0;
+  // Every player count: rank_counts[r] = games in which A's rank was r
+  // (1..players); a two-player draw counts as rank 1 for both.
+  std::array<int, kMaxPlayers + 1> rank_counts{};
+  int firsts = 0;  // Games A won alone (rank 1, nobody else ranked 1).
+  // Thinking time and moves, summed per side (B: all B seats together).
+  double a_seconds = 0;
+  double b_seconds = 0;
+  std::uint64_t a_moves = 0;
+  std::uint64_t b_moves = 0;
+  std::uint64_t a_nodes = 0;
+  std::uint64_t b_nodes = 0;
+  std::uint64_t a_depth = 0;  // Sum of completed search depths (levels 3-4).
+  std::uint64_t b_depth = 0;
+  std::uint64_t plies = 0;  // Moves played in all games.
+  int distinct_games = 0;   // Games whose move sequences differ.
+  int aborted_games = 0;    // Games stopped at kSelfPlayMaxPlies (counted
+                            // as draws); should stay 0.
+
+  // A's score in percent, a draw counting half (two players).
+  double ScorePercent() const;
+  // Games in which A finished first alone, in percent.
+  double FirstPercent() const;
+  double AMillisPerMove() const;
+  double BMillisPerMove() const;
+};
+
+// Safety net against a game that never ends (no rule allows one).
+inline constexpr int kSelfPlayMaxPlies = 100000;
+
+SelfPlayResult RunSelfPlay(const SelfPlayConfig& config);
+
+}  // namespace mancala::engine
+
+#endif  // MANCALA_ENGINE_CPU_SELF_PLAY_H_
