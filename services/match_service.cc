@@ -49,6 +49,15 @@ bool ParseSwitch(const std::string& value, bool* out) {
 
 }  // namespace
 
+grpc::Status MatchServiceImpl::CallerAndMatch(
+    const grpc::ServerContext& context, const std::string& name,
+    const char* field, storage::PlayerRecord* caller, std::string* id) {
+  if (grpc::Status s = Authenticate(context, store_, caller); !s.ok()) {
+    return s;
+  }
+  return MatchIdFromName(name, field, id);
+}
+
 grpc::Status MatchServiceImpl::CreateMatch(
     grpc::ServerContext* context, const v1::CreateMatchRequest* request,
     v1::Match* response) {
@@ -166,11 +175,10 @@ grpc::Status MatchServiceImpl::SubmitMove(
     grpc::ServerContext* context, const v1::SubmitMoveRequest* request,
     v1::SubmitMoveResponse* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
+                                      &caller, &id);
+      !s.ok()) {
     return s;
   }
   if (request->request_id().size() > 64) {
@@ -188,11 +196,10 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
                                       const v1::ResignRequest* request,
                                       v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
+                                      &caller, &id);
+      !s.ok()) {
     return s;
   }
   return matches_.Resign(id, caller.id, response);
@@ -249,11 +256,10 @@ grpc::Status MatchServiceImpl::CancelMatch(
     grpc::ServerContext* context, const v1::CancelMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, request->name(), "name",
+                                      &caller, &id);
+      !s.ok()) {
     return s;
   }
   return matches_.Cancel(id, caller.id, response);
@@ -263,11 +269,10 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
                                        const v1::RematchRequest* request,
                                        v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->match(), "match", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
+                                      &caller, &id);
+      !s.ok()) {
     return s;
   }
   return matches_.Rematch(id, caller.id, response);

@@ -50,6 +50,12 @@ class MatchServiceImpl final
       const v1::WatchMatchRequest* request) override;
 
  private:
+  // The authenticated caller and the id of the match named `name` (request
+  // field `field`): UNAUTHENTICATED or INVALID_ARGUMENT otherwise.
+  grpc::Status CallerAndMatch(const grpc::ServerContext& context,
+                              const std::string& name, const char* field,
+                              storage::PlayerRecord* caller, std::string* id);
+
   storage::Store& store_;
   LiveMatches& matches_;
 };
