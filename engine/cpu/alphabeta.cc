@@ -17,7 +17,9 @@ constexpr std::uint64_t kCheckEvery = 256;  // Positions between clock reads.
 class Searcher {
  public:
   Searcher(const State& root, const SearchLimits& limits)
-      : root_(root), limits_(limits), me_(root.to_move()),
+      : root_(root),
+        limits_(limits),
+        me_(root.to_move()),
         tt_(limits.tt_log2) {}
 
   SearchResult Run();
@@ -30,8 +32,8 @@ class Searcher {
   void CheckLimits();
   // The legal moves of `s` in search order: `first` (if legal), then by
   // history, then pits nearer the store first.
-  int OrderMoves(const State& s, int first, std::array<int, kMaxPits>& out)
-      const;
+  int OrderMoves(const State& s, int first,
+                 std::array<int, kMaxPits>& out) const;
 
   const State& root_;
   const SearchLimits limits_;
@@ -94,8 +96,7 @@ int Searcher::OrderMoves(const State& s, int first,
   return count;
 }
 
-int Searcher::Search(const State& s, int depth, int alpha, int beta,
-                     int ext) {
+int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
   if (depth <= 0) {
     depth_cut_ = true;
     return Evaluate(s, me_);
@@ -106,7 +107,8 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta,
     tt_move = e->move;
     if (e->depth >= depth) {
       const int v = e->value;
-      if (e->bound == Bound::kExact || (e->bound == Bound::kLower && v >= beta) ||
+      if (e->bound == Bound::kExact ||
+          (e->bound == Bound::kLower && v >= beta) ||
           (e->bound == Bound::kUpper && v <= alpha)) {
         depth_cut_ = true;
         return v;
@@ -186,8 +188,11 @@ SearchResult Searcher::Run() {
       int v;
       if (IsFinalFor(child, me_)) {
         v = Evaluate(child, me_);
-      } else if (child.to_move() == me_ && limits_.extensions > 0) {
-        v = Search(child, depth, low, kInfinity, 1);  // An extra turn.
+      } else if (child.to_move() == me_ && limits_.extensions > 0 &&
+                 depth > 1) {
+        // An extra turn (not in the depth-1 iteration, which must stay
+        // one position per move).
+        v = Search(child, depth, low, kInfinity, 1);
       } else {
         v = Search(child, depth - 1, low, kInfinity, 0);
       }
@@ -209,7 +214,8 @@ SearchResult Searcher::Run() {
     result.value = alpha;
     result.depth = depth;
     // Next iteration: best first, then by value; ties keep their order.
-    for (std::size_t k = 0; k < moves.size(); ++k) order[k] = static_cast<int>(k);
+    for (std::size_t k = 0; k < moves.size(); ++k)
+      order[k] = static_cast<int>(k);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
       if (x == best_index || y == best_index) return x == best_index && y != x;
       return values[x] > values[y];
@@ -230,6 +236,12 @@ SearchResult Searcher::Run() {
 }  // namespace
 
 SearchResult AlphaBetaSearch(const State& state, const SearchLimits& limits) {
+  if (std::popcount(state.LegalMask()) == 1) {
+    // One legal move: nothing to search (nor a table to allocate).
+    SearchResult result;
+    result.move = std::countr_zero(state.LegalMask());
+    return result;
+  }
   Searcher searcher(state, limits);
   return searcher.Run();
 }

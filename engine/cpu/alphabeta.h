@@ -1,30 +1,33 @@
-// Iterative-deepening alpha-beta search (levels 3 and 4).
+// Iterative-deepening alpha-beta search (levels 3 and 4, two players).
 //
-// One search serves every player count. The player to move at the root
-// (the "root player") maximises its own evaluation (evaluation.h); every
-// other player minimises it. With two players that is ordinary minimax
-// with alpha-beta pruning; with three or four (Mancala Basic) it is the
-// paranoid search of Sturtevant and Korf: the root player assumes the
-// others play together against it, which keeps alpha-beta pruning
-// available where max-n would not prune.
+// The player to move at the root (the "root player") maximises its own
+// evaluation (evaluation.h); every other player minimises it. With two
+// players that is minimax with alpha-beta pruning. (With three or four it
+// would be the paranoid search of Sturtevant and Korf; the levels use
+// multiplayer_search.h there instead, which played better.)
 //
 // Extra turns need no special case: whoever is to move after a move decides
 // whether the next node maximises or minimises, so an extra turn is the
-// same player's next move. Every move counts as one ply of depth.
+// same player's next move. Every move counts as one ply of depth, except
+// that up to `extensions` extra-turn moves per line keep the depth, so the
+// end of a turn is seen.
 //
 // Iterative deepening runs depth 1, 2, ... up to `max_depth`, and stops
-// early once the result is decided (evaluation.h kDecidedValue) or the
-// game tree below the root has been searched completely. The move returned
-// is the best move of the deepest completed iteration; depth 1 always
-// completes (it applies each legal move once), so a legal move comes back
-// even if the search is stopped before it starts. Moves are ordered by the
-// transposition table's best move, then a history table (moves that caused
-// cut-offs before); root moves by the previous iteration's values, ties in
-// an order shuffled by `seed`.
+// early once a two-player result is decided (evaluation.h kDecidedValue)
+// or the game tree below the root has been searched completely. The move
+// returned is the best move of the deepest completed iteration; depth 1
+// always completes (it applies each legal move once), so a legal move comes
+// back even if the search is stopped before it starts. Inside the tree,
+// moves are ordered by the transposition table's move, then by a history
+// table (moves that caused cut-offs before); root moves by the previous
+// iteration's values. Root moves are searched with a window just below the
+// best value so far, so moves worth exactly as much are recognised as ties;
+// the move returned is drawn among the ties with `seed` (so a seeded CPU
+// varies its play between games).
 //
-// Determinism: with the same state, `node_limit`, `seed` and `max_depth`,
-// the result is the same on every run, provided neither the deadline nor
-// `stop` cuts the search first.
+// Determinism: with the same state and limits (`node_limit`, `seed`,
+// `max_depth`, ...), the result is the same on every run, provided neither
+// the deadline nor `stop` cuts the search first.
 // Thread-safety: AlphaBetaSearch is reentrant; each call owns its tables.
 
 #ifndef MANCALA_ENGINE_CPU_ALPHABETA_H_
@@ -57,6 +60,9 @@ struct SearchLimits {
   // Extra-turn moves that may be searched without using up depth, per
   // path (the rest of a turn is then seen to its end).
   int extensions = 0;
+  // MaxNSearch only (multiplayer_search.h): the other players follow a
+  // greedy model instead of being searched.
+  bool model_opponents = false;
   // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
   int tt_log2 = 20;
 };

@@ -26,6 +26,10 @@ int TableBits(std::uint64_t node_limit) {
 
 }  // namespace
 
+int Level3Depth(int players) {
+  return players > 2 ? 2 * players : kLevel3Depth;
+}
+
 CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
   CpuReport report;
   const int level = std::clamp(options.level, kMinCpuLevel, kMaxCpuLevel);
@@ -37,28 +41,29 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     report.move = cpu::OnePlyMove(state, options.seed);
     return report;
   }
+  const int players = state.rules().players;
   cpu::SearchLimits limits;
   limits.seed = options.seed;
   limits.stop = options.stop;
   limits.node_limit = options.node_limit;
+  limits.extensions = kExtraTurnExtensions;
+  limits.model_opponents = true;
   const auto now = std::chrono::steady_clock::now();
   if (options.budget.count() <= 0) {
     limits.deadline = now;
   } else if (options.budget < std::chrono::hours(24 * 365)) {
     limits.deadline = now + options.budget;
   }
-  limits.extensions = kExtraTurnExtensions;
   if (level == 3) {
-    limits.max_depth = kLevel3Depth;
+    limits.max_depth = Level3Depth(players);
     limits.tt_log2 = 12;
   } else {
     limits.max_depth = cpu::kMaxSearchDepth;
     limits.tt_log2 = TableBits(options.node_limit);
   }
-  const cpu::SearchResult result =
-      state.rules().players > 2
-          ? cpu::MaxNSearch(state, limits)
-          : cpu::AlphaBetaSearch(state, limits);
+  const cpu::SearchResult result = players > 2
+                                       ? cpu::MaxNSearch(state, limits)
+                                       : cpu::AlphaBetaSearch(state, limits);
   report.move = result.move;
   report.value = result.value;
   report.depth = result.depth;

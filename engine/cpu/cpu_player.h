@@ -5,10 +5,13 @@
 //   1  plays a uniformly random legal move (random_player.h);
 //   2  looks one move ahead: each move's result, captures and the rest of
 //      an extra turn included, by the static evaluation (one_ply.h);
-//   3  alpha-beta search to kLevel3Depth plies (alphabeta.h);
-//   4  iterative-deepening alpha-beta with a transposition table until the
-//      budget, the node limit or `stop` ends it (alphabeta.h); with 3-4
-//      players the search is paranoid (the others play against the CPU).
+//   3  a search of Level3Depth(players) plies: alpha-beta for two players
+//      (alphabeta.h), two rounds of an opponent-model max-n search for 3-4
+//      (multiplayer_search.h);
+//   4  the same searches with iterative deepening and a transposition table
+//      until the budget, the node limit or `stop` ends them.
+// Every search treats an extra turn as the same player's next move, and up
+// to four extra-turn moves per line do not count against the depth.
 //
 // Time: levels 3-4 stop when `budget` (wall clock, measured from the call)
 // has passed or `stop` is set, and then return the best move of the
@@ -38,8 +41,12 @@ namespace mancala::engine {
 inline constexpr int kMinCpuLevel = 1;
 inline constexpr int kMaxCpuLevel = 4;
 inline constexpr int kDefaultCpuLevel = 2;
-// Search depth of level 3, in plies (an extra turn is a ply).
+// Search depth of level 3 with two players, in plies (an extra turn is a
+// ply).
 inline constexpr int kLevel3Depth = 4;
+// Level 3's depth for `players` players: kLevel3Depth with two, two rounds
+// (2 * players plies) with more.
+int Level3Depth(int players);
 
 struct CpuOptions {
   int level = kDefaultCpuLevel;  // kMinCpuLevel..kMaxCpuLevel (clamped).

@@ -1,6 +1,7 @@
 #include "engine/cpu/evaluation.h"
 
 #include <algorithm>
+#include <array>
 
 namespace mancala::engine::cpu {
 namespace {
@@ -81,8 +82,8 @@ int SolitaireTurns(const Board& b, int player, int n) {
 // What EvaluateBasic needs about every player, computed once.
 struct BasicFacts {
   int players = 0;
-  int best_free = 1;                     // Best rank not given yet.
-  std::array<int, kMaxPlayers> cost{};   // Race cost of active players.
+  int best_free = 1;                    // Best rank not given yet.
+  std::array<int, kMaxPlayers> cost{};  // Race cost of active players.
   int active_cost = 0;
   int active = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <vector>
 
 #include "engine/cpu/evaluation.h"
@@ -23,13 +24,21 @@ struct VectorEntry {
 class MaxN {
  public:
   MaxN(const State& root, const SearchLimits& limits)
-      : root_(root), limits_(limits), me_(root.to_move()),
+      : root_(root),
+        limits_(limits),
+        me_(root.to_move()),
         table_(std::size_t{1} << std::clamp(limits.tt_log2 - 1, 9, 22)) {}
 
   SearchResult Run();
 
  private:
   PlayerValues Search(const State& s, int depth, int ext);
+  // The value of `child`, reached from `s` by one move, searched to
+  // `depth` more plies (an extra turn keeps the depth while `ext` allows).
+  PlayerValues Next(const State& s, const State& child, int depth, int ext);
+  // The greedy model's move for the player to move in `s` (uses `child`
+  // and `grandchild` as scratch).
+  int ModelMove(const State& s, State& child, State& grandchild);
   void Expand(const State& s, int pit, State& child);
   void CheckLimits();
 
@@ -69,6 +78,45 @@ void MaxN::Expand(const State& s, int pit, State& child) {
   if (abortable_) CheckLimits();
 }
 
+int MaxN::ModelMove(const State& s, State& child, State& grandchild) {
+  const int mover = s.to_move();
+  const int n = s.rules().pits;
+  const std::uint32_t mask = s.LegalMask();
+  int pick = -1;
+  int pick_value = 0;
+  for (int pit = n - 1; pit >= 0; --pit) {
+    if (!(mask >> pit & 1u)) continue;
+    Expand(s, pit, child);
+    if (aborted_) return pit;
+    int v = Evaluate(child, mover);
+    if (!IsFinalFor(child, mover) && child.to_move() == mover) {
+      // An extra turn: the best continuation of it.
+      v = -kInfinity;
+      const std::uint32_t next = child.LegalMask();
+      for (int i = n - 1; i >= 0; --i) {
+        if (!(next >> i & 1u)) continue;
+        Expand(child, i, grandchild);
+        if (aborted_) return pit;
+        v = std::max(v, Evaluate(grandchild, mover));
+      }
+    }
+    if (pick < 0 || v > pick_value) {
+      pick = pit;
+      pick_value = v;
+    }
+  }
+  return pick;
+}
+
+PlayerValues MaxN::Next(const State& s, const State& child, int depth,
+                        int ext) {
+  if (IsFinalFor(child, me_)) return EvaluateAll(child);
+  if (child.to_move() == s.to_move() && ext < limits_.extensions) {
+    return Search(child, depth, ext + 1);  // The same turn goes on.
+  }
+  return Search(child, depth - 1, ext);
+}
+
 PlayerValues MaxN::Search(const State& s, int depth, int ext) {
   if (depth <= 0) {
     depth_cut_ = true;
@@ -85,33 +133,36 @@ PlayerValues MaxN::Search(const State& s, int depth, int ext) {
     first = entry.move;
   }
   const int mover = s.to_move();
-  const std::uint32_t mask = s.LegalMask();
-  std::array<int, kMaxPits> moves;
-  int count = 0;
-  if (first >= 0 && (mask >> first & 1u)) moves[count++] = first;
-  for (int i = s.rules().pits - 1; i >= 0; --i) {
-    if ((mask >> i & 1u) && i != first) moves[count++] = i;
-  }
   PlayerValues best{};
   int best_move = -1;
   State child = s;
-  for (int k = 0; k < count; ++k) {
-    Expand(s, moves[k], child);
+  if (limits_.model_opponents && mover != me_) {
+    State grandchild = s;
+    best_move = ModelMove(s, child, grandchild);
     if (aborted_) return best;
-    PlayerValues v;
-    if (IsFinalFor(child, me_)) {
-      v = EvaluateAll(child);
-    } else if (child.to_move() == mover && ext < limits_.extensions) {
-      v = Search(child, depth, ext + 1);
-    } else {
-      v = Search(child, depth - 1, ext);
+    Expand(s, best_move, child);
+    if (aborted_) return best;
+    best = Next(s, child, depth, ext);
+  } else {
+    const std::uint32_t mask = s.LegalMask();
+    std::array<int, kMaxPits> moves;
+    int count = 0;
+    if (first >= 0 && (mask >> first & 1u)) moves[count++] = first;
+    for (int i = s.rules().pits - 1; i >= 0; --i) {
+      if ((mask >> i & 1u) && i != first) moves[count++] = i;
     }
-    if (aborted_) return best;
-    if (best_move < 0 || v[mover] > best[mover]) {
-      best = v;
-      best_move = moves[k];
+    for (int k = 0; k < count; ++k) {
+      Expand(s, moves[k], child);
+      if (aborted_) return best;
+      const PlayerValues v = Next(s, child, depth, ext);
+      if (aborted_) return best;
+      if (best_move < 0 || v[mover] > best[mover]) {
+        best = v;
+        best_move = moves[k];
+      }
     }
   }
+  if (aborted_) return best;
   if (entry.depth <= depth || entry.key == key) {
     entry.key = key;
     entry.values = best;
@@ -145,14 +196,10 @@ SearchResult MaxN::Run() {
     for (std::size_t k = 0; k < moves.size(); ++k) {
       Expand(root_, moves[k], child);
       if (aborted_) break;
-      PlayerValues v;
-      if (IsFinalFor(child, me_)) {
-        v = EvaluateAll(child);
-      } else if (child.to_move() == me_ && limits_.extensions > 0) {
-        v = Search(child, depth, 1);  // An extra turn: the turn goes on.
-      } else {
-        v = Search(child, depth - 1, 0);
-      }
+      // The depth-1 iteration must stay one position per move: no
+      // extension for an extra turn there.
+      const PlayerValues v =
+          Next(root_, child, depth, depth > 1 ? 0 : limits_.extensions);
       if (aborted_) break;
       values[k] = v[me_];
       if (ties.empty() || v[me_] > best) {
@@ -172,7 +219,8 @@ SearchResult MaxN::Run() {
     result.depth = depth;
     // Next iteration: the best move first, then by value.
     std::vector<int> order(moves.size());
-    for (std::size_t k = 0; k < moves.size(); ++k) order[k] = static_cast<int>(k);
+    for (std::size_t k = 0; k < moves.size(); ++k)
+      order[k] = static_cast<int>(k);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
       if (x == best_index || y == best_index) return x == best_index && y != x;
       return values[x] > values[y];
@@ -194,6 +242,12 @@ SearchResult MaxN::Run() {
 }  // namespace
 
 SearchResult MaxNSearch(const State& state, const SearchLimits& limits) {
+  if (std::popcount(state.LegalMask()) == 1) {
+    // One legal move: nothing to search (nor a table to allocate).
+    SearchResult result;
+    result.move = std::countr_zero(state.LegalMask());
+    return result;
+  }
   MaxN search(state, limits);
   return search.Run();
 }

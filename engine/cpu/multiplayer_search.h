@@ -1,13 +1,18 @@
-// Max-n search for 3-4 players (Mancala Basic), levels 3 and 4.
+// Search for 3-4 players (Mancala Basic), levels 3 and 4.
 //
-// Every player is assumed to pick the move best for itself (Luckhardt and
-// Irani's max-n): a node's value is a vector with one evaluation per
-// player (evaluation.h EvaluateAll), and the player to move chooses the
-// child whose vector is best in its own entry. Unlike the paranoid
-// assumption (everyone against the CPU), this models opponents who race to
-// empty their own pits, which is what Mancala Basic players do; paranoid
-// search, tried first, judged most positions lost and played worse than a
-// one-move lookahead.
+// A max-n tree (Luckhardt and Irani): a node's value is a vector with one
+// evaluation per player (evaluation.h EvaluateAll) and the player to move
+// picks the child best in its own entry. With `model_opponents` (what
+// levels 3-4 use) only the searching player's moves branch; every other
+// player is assumed to play the move a greedy model picks for it: the move
+// whose result (followed by its best extra-turn continuation, if it earns
+// one) is best for that player by the static evaluation, much as level 2
+// plays. Mancala Basic is a race whose outcome a static evaluation predicts
+// poorly until late, and measured against level-2 and level-3 opponents
+// this opponent-model search beat both full-width max-n and the paranoid
+// search (everyone against the searcher), which judged most positions lost;
+// modelling the others lets the search look two or more rounds ahead at
+// the searcher's own plan.
 //
 // Iterative deepening, limits, extra turns and determinism are as in
 // alphabeta.h (same SearchLimits and SearchResult): every move is a ply,

@@ -13,9 +13,9 @@ namespace mancala::engine {
 namespace {
 
 struct GameStats {
-  int rank = 0;         // A's rank.
-  bool first = false;   // A alone ranked first.
-  bool draw = false;    // Two players, equal ranks.
+  int rank = 0;        // A's rank.
+  bool first = false;  // A alone ranked first.
+  bool draw = false;   // Two players, equal ranks.
   bool aborted = false;
   double a_seconds = 0;
   double b_seconds = 0;
@@ -60,8 +60,8 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
         static_cast<std::uint64_t>(report.depth);
     state.Apply(report.move);
     ++stats.plies;
-    stats.moves_hash = cpu::Mix64(stats.moves_hash ^
-                                  static_cast<std::uint64_t>(report.move));
+    stats.moves_hash =
+        cpu::Mix64(stats.moves_hash ^ static_cast<std::uint64_t>(report.move));
   }
   if (stats.aborted) {
     stats.draw = players == 2;

@@ -27,9 +27,9 @@
 namespace mancala::engine {
 
 struct SelfPlayConfig {
-  Rules rules;             // Game, options and number of players.
-  int level_a = 2;         // Player A's CPU level (one seat).
-  int level_b = 1;         // Player B's level (every other seat).
+  Rules rules;      // Game, options and number of players.
+  int level_a = 2;  // Player A's CPU level (one seat).
+  int level_b = 1;  // Player B's level (every other seat).
   int games = 200;
   std::uint64_t seed = 1;
   std::chrono::milliseconds budget{1000};  // Per move, both sides.

@@ -34,7 +34,7 @@ struct TtEntry {
   std::int32_t value = 0;  // Search value, as the search defines it.
   std::int16_t depth = 0;  // Remaining depth the value was searched to.
   Bound bound = Bound::kNone;
-  std::int8_t move = -1;   // Best (or refuting) pit, -1 if none.
+  std::int8_t move = -1;  // Best (or refuting) pit, -1 if none.
 };
 
 class TranspositionTable {

@@ -67,8 +67,7 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   const int players = config.rules.players;
   out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
       << players << " players: A = level " << options.level_a
-      << " vs B = level " << options.level_b << ", " << r.games
-      << " games\n";
+      << " vs B = level " << options.level_b << ", " << r.games << " games\n";
   out << "seed " << options.seed << ", node limit "
       << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
       << ", budget " << config.budget.count() << " ms per move\n";
@@ -82,7 +81,8 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     for (int rank = 1; rank <= players; ++rank) {
       out << "  " << kRankNames[rank];
     }
-    out << "   first\n" << "A   ";
+    out << "   first\n"
+        << "A   ";
     for (int rank = 1; rank <= players; ++rank) {
       out << Format("%5.0f", r.rank_counts[static_cast<std::size_t>(rank)]);
     }
@@ -98,7 +98,8 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
       << ", B " << Format("%.3f ms", r.BMillisPerMove())
       << Format(" (%.0f positions, depth %.1f)", per_move(r.b_nodes, r.b_moves),
                 per_move(r.b_depth, r.b_moves))
-      << Format("; %.1f plies per game", per_move(r.plies, static_cast<std::uint64_t>(r.games)))
+      << Format("; %.1f plies per game",
+                per_move(r.plies, static_cast<std::uint64_t>(r.games)))
       << ", " << r.distinct_games << " distinct games\n";
   if (r.aborted_games > 0) {
     out << r.aborted_games << " games stopped unfinished (counted as draws)\n";

@@ -1,0 +1,409 @@
+// Computer players: every level returns legal moves in every game, is
+// deterministic with a seed and a node limit, honours `stop` and the time
+// budget, takes the obvious tactics (level 2) and finds a forced win
+// (level 4).
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "engine/cpu/cpu_player.h"
+#include "engine/cpu/evaluation.h"
+#include "engine/cpu/rng.h"
+#include "engine/rules.h"
+#include "engine/state.h"
+
+namespace mancala::engine {
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  std::string name;
+  std::string game;
+  OptionMap options;
+  int players = 2;
+};
+
+// Every game, player count and the options that change how play goes.
+std::vector<Config> AllConfigs() {
+  return {
+      {"kalah", "kalah", {}, 2},
+      {"kalah_any_side_6",
+       "kalah",
+       {{"end_rule", "any_side_empty"}, {"seeds", "6"}},
+       2},
+      {"oware", "oware", {}, 2},
+      {"oware_illegal_slam_cap",
+       "oware",
+       {{"grand_slam", "illegal"}, {"cycle_rule", "move_cap:200"}},
+       2},
+      {"congkak", "congkak", {}, 2},
+      {"congkak_options",
+       "congkak",
+       {{"capture_requires_lap", "on"},
+        {"empty_opposite", "seed_to_store"},
+        {"empty_opponent_house", "seed_to_opponent_store"}},
+       2},
+      {"congkak_5", "congkak", {{"houses", "5"}, {"seeds", "5"}}, 2},
+      {"basic_2", "mancala_basic", {}, 2},
+      {"basic_2_7pits", "mancala_basic", {{"pits", "7"}, {"stones", "3"}}, 2},
+      {"basic_3", "mancala_basic", {}, 3},
+      {"basic_4", "mancala_basic", {}, 4},
+      {"basic_4_first_finisher",
+       "mancala_basic",
+       {{"determine_all_ranks", "off"}, {"pits", "4"}},
+       4},
+  };
+}
+
+Rules RulesOf(const Config& c) {
+  auto parsed = ParseRules(c.game, c.options, c.players);
+  if (const auto* error = std::get_if<RulesError>(&parsed)) {
+    ADD_FAILURE() << c.name << ": " << error->message;
+    return Rules{};
+  }
+  return std::get<Rules>(parsed);
+}
+
+// `count` positions reached by random play from the start (some near the
+// end of the game), all with a player to move.
+std::vector<State> RandomPositions(const Rules& rules, int count,
+                                   std::uint64_t seed) {
+  std::vector<State> positions;
+  cpu::Rng rng(seed);
+  while (static_cast<int>(positions.size()) < count) {
+    State s(rules, rng.Below(rules.players));
+    const int plies = rng.Below(120);
+    for (int i = 0; i < plies && !s.is_over(); ++i) {
+      const std::vector<int> legal = s.LegalMoves();
+      s.Apply(legal[static_cast<std::size_t>(
+          rng.Below(static_cast<int>(legal.size())))]);
+    }
+    if (!s.is_over()) positions.push_back(s);
+  }
+  return positions;
+}
+
+CpuOptions Options(int level, std::uint64_t seed, std::uint64_t nodes) {
+  CpuOptions o;
+  o.level = level;
+  o.seed = seed;
+  o.node_limit = nodes;
+  o.budget = std::chrono::hours(1);  // The node limit decides.
+  return o;
+}
+
+State FromBoard(const Rules& rules, const Board& board, int to_move) {
+  auto s = State::FromBoard(rules, board, to_move);
+  if (const auto* error = std::get_if<RulesError>(&s)) {
+    ADD_FAILURE() << error->message;
+  }
+  return std::get<State>(s);
+}
+
+Board KalahBoard(std::array<int, 6> p0, std::array<int, 6> p1, int s0, int s1) {
+  Board b;
+  b.players = 2;
+  b.pits_per_player = 6;
+  for (int i = 0; i < 6; ++i) {
+    b.pits[0][i] = p0[i];
+    b.pits[1][i] = p1[i];
+  }
+  b.stores[0] = s0;
+  b.stores[1] = s1;
+  return b;
+}
+
+// --- Legality ------------------------------------------------------------
+
+TEST(CpuLegality, EveryLevelPlaysLegalMovesInEveryGame) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    const auto positions = RandomPositions(rules, 60, 17);
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      const State& s = positions[k];
+      for (int level = kMinCpuLevel; level <= kMaxCpuLevel; ++level) {
+        const CpuReport r = AnalyzeMove(s, Options(level, k, 3000));
+        ASSERT_TRUE(s.IsLegal(r.move))
+            << config.name << " position " << k << " level " << level
+            << " chose " << r.move;
+        EXPECT_EQ(ChooseMove(s, Options(level, k, 3000)), r.move);
+      }
+    }
+  }
+}
+
+TEST(CpuLegality, WholeGamesBetweenAllLevelsEndWithLegalMoves) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    State s(rules, 0);
+    while (!s.is_over()) {
+      // Seats take levels 1..4 in turn; the last seat is always level 4.
+      const int level = 1 + (s.to_move() + s.ply()) % kMaxCpuLevel;
+      const int pit = ChooseMove(s, Options(level, s.ply(), 2000));
+      ASSERT_FALSE(s.Apply(pit).has_value()) << config.name;
+    }
+  }
+}
+
+TEST(CpuLegality, LevelsOutOfRangeAreClamped) {
+  const State s(RulesOf(AllConfigs()[0]), 0);
+  EXPECT_TRUE(s.IsLegal(ChooseMove(s, Options(0, 1, 1000))));
+  EXPECT_TRUE(s.IsLegal(ChooseMove(s, Options(9, 1, 1000))));
+}
+
+// --- Determinism -----------------------------------------------------------
+
+TEST(CpuDeterminism, SameSeedAndNodeLimitGiveTheSameMove) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    const auto positions = RandomPositions(rules, 12, 99);
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      for (int level = kMinCpuLevel; level <= kMaxCpuLevel; ++level) {
+        const CpuOptions o = Options(level, 1234 + k, 5000);
+        const CpuReport a = AnalyzeMove(positions[k], o);
+        CpuReport b;
+        // Another thread, a fresh search: the same answer.
+        std::thread([&] { b = AnalyzeMove(positions[k], o); }).join();
+        EXPECT_EQ(a.move, b.move) << config.name << " level " << level;
+        EXPECT_EQ(a.nodes, b.nodes) << config.name << " level " << level;
+        EXPECT_EQ(a.value, b.value) << config.name << " level " << level;
+      }
+    }
+  }
+}
+
+TEST(CpuDeterminism, SeededGamesReplayIdentically) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    auto play = [&] {
+      std::vector<int> moves;
+      State s(rules, 0);
+      while (!s.is_over()) {
+        const int level = s.to_move() == 0 ? 4 : 3;
+        moves.push_back(ChooseMove(s, Options(level, s.ply(), 4000)));
+        s.Apply(moves.back());
+      }
+      return moves;
+    };
+    EXPECT_EQ(play(), play()) << config.name;
+  }
+}
+
+TEST(CpuDeterminism, SeedsVaryTheRandomPlayer) {
+  const State s(RulesOf(AllConfigs()[0]), 0);
+  std::array<int, kMaxPits> counts{};
+  for (std::uint64_t seed = 0; seed < 600; ++seed) {
+    ++counts[static_cast<std::size_t>(ChooseMove(s, Options(1, seed, 0)))];
+  }
+  for (int pit = 0; pit < 6; ++pit) {
+    EXPECT_GT(counts[static_cast<std::size_t>(pit)], 60) << "pit " << pit;
+  }
+}
+
+// --- Limits ----------------------------------------------------------------
+
+TEST(CpuLimits, NodeLimitIsRespected) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    for (const State& s : RandomPositions(rules, 8, 5)) {
+      for (std::uint64_t limit : {100u, 1000u, 10000u}) {
+        const CpuReport r = AnalyzeMove(s, Options(4, 1, limit));
+        // Depth 1 always completes: one position per legal root move.
+        EXPECT_LE(r.nodes, limit + static_cast<std::uint64_t>(rules.pits))
+            << config.name;
+        EXPECT_TRUE(s.IsLegal(r.move));
+      }
+    }
+  }
+}
+
+TEST(CpuLimits, StopSetBeforeTheCallReturnsALegalMoveAtOnce) {
+  std::atomic<bool> stop{true};
+  for (const Config& config : AllConfigs()) {
+    const State s(RulesOf(config), 0);
+    for (int level = kMinCpuLevel; level <= kMaxCpuLevel; ++level) {
+      CpuOptions o;
+      o.level = level;
+      o.budget = std::chrono::seconds(60);
+      o.stop = &stop;
+      const auto start = Clock::now();
+      const CpuReport r = AnalyzeMove(s, o);
+      EXPECT_LT(Clock::now() - start, milliseconds(200)) << config.name;
+      EXPECT_TRUE(s.IsLegal(r.move)) << config.name;
+      if (level >= 3) {
+        EXPECT_LE(r.depth, 1) << config.name;
+      }
+    }
+  }
+}
+
+TEST(CpuLimits, StopSetDuringTheSearchEndsIt) {
+  for (const Config& config : AllConfigs()) {
+    const State s(RulesOf(config), 0);
+    std::atomic<bool> stop{false};
+    CpuOptions o;
+    o.level = 4;
+    o.budget = std::chrono::seconds(60);
+    o.stop = &stop;
+    const auto start = Clock::now();
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(milliseconds(30));
+      stop = true;
+    });
+    const CpuReport r = AnalyzeMove(s, o);
+    stopper.join();
+    EXPECT_LT(Clock::now() - start, milliseconds(1000)) << config.name;
+    EXPECT_TRUE(s.IsLegal(r.move)) << config.name;
+  }
+}
+
+TEST(CpuLimits, TimeBudgetIsHonoured) {
+  for (const Config& config : AllConfigs()) {
+    const State s(RulesOf(config), 0);
+    CpuOptions o;
+    o.level = 4;
+    o.budget = milliseconds(50);
+    const auto start = Clock::now();
+    const CpuReport r = AnalyzeMove(s, o);
+    EXPECT_LT(Clock::now() - start, milliseconds(500)) << config.name;
+    EXPECT_TRUE(s.IsLegal(r.move)) << config.name;
+    EXPECT_GT(r.nodes, 0u) << config.name;
+  }
+}
+
+TEST(CpuLimits, ZeroBudgetReturnsALegalMove) {
+  const State s(RulesOf(AllConfigs()[0]), 0);
+  CpuOptions o;
+  o.level = 4;
+  o.budget = milliseconds(0);
+  const CpuReport r = AnalyzeMove(s, o);
+  EXPECT_TRUE(s.IsLegal(r.move));
+  EXPECT_LE(r.depth, 1);
+}
+
+TEST(CpuLimits, OneLegalMoveIsPlayedWithoutSearching) {
+  const Rules rules = RulesOf(AllConfigs()[0]);
+  const State s = FromBoard(
+      rules, KalahBoard({0, 0, 0, 3, 0, 0}, {1, 1, 1, 1, 1, 1}, 20, 19), 0);
+  const CpuReport r = AnalyzeMove(s, Options(4, 1, 100000));
+  EXPECT_EQ(r.move, 3);
+  EXPECT_EQ(r.nodes, 0u);
+}
+
+// --- What the levels mean ---------------------------------------------------
+
+TEST(CpuLevels, LevelThreeSearchesAFewPliesAndLevelFourDeeper) {
+  for (const Config& config : AllConfigs()) {
+    const Rules rules = RulesOf(config);
+    const State s(rules, 0);
+    const CpuReport three = AnalyzeMove(s, Options(3, 1, 0));
+    const CpuReport four = AnalyzeMove(s, Options(4, 1, 200000));
+    EXPECT_LE(three.depth, Level3Depth(rules.players)) << config.name;
+    // Congkak's first turn is often won outright (the search stops early
+    // once the result is known); elsewhere level 4 goes deeper.
+    if (config.game != "congkak") {
+      EXPECT_GT(four.depth, three.depth) << config.name;
+    }
+  }
+}
+
+// Level 2 takes a capture: P0's pit 0 (1 seed) lands in empty pit 1 and
+// takes P1's pit 4 (8 seeds), K.5; the other move sows 5 seeds from pit 5.
+TEST(CpuLevels, LevelTwoTakesAKalahCapture) {
+  const Rules rules = RulesOf(AllConfigs()[0]);
+  const State s = FromBoard(
+      rules, KalahBoard({1, 0, 0, 0, 0, 5}, {2, 2, 2, 2, 8, 2}, 12, 12), 0);
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    EXPECT_EQ(ChooseMove(s, Options(2, seed, 0)), 0) << "seed " << seed;
+  }
+}
+
+// Level 2 takes an extra turn: pit 5 (1 seed) ends in the store (K.4) and
+// then pit 3 still scores; pit 3 first would pass the turn.
+TEST(CpuLevels, LevelTwoTakesAKalahExtraTurn) {
+  const Rules rules = RulesOf(AllConfigs()[0]);
+  const State s = FromBoard(
+      rules, KalahBoard({0, 0, 0, 5, 0, 1}, {3, 3, 3, 3, 3, 3}, 12, 12), 0);
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    EXPECT_EQ(ChooseMove(s, Options(2, seed, 0)), 5) << "seed " << seed;
+  }
+}
+
+// The game's result for `me` under perfect play: +1 win, 0 draw, -1 loss.
+int Solve(const State& s, int me) {
+  if (s.is_over()) {
+    const int winner = s.outcome().winner;
+    return winner < 0 ? 0 : winner == me ? 1 : -1;
+  }
+  const bool maximizing = s.to_move() == me;
+  int best = maximizing ? -2 : 2;
+  for (int pit : s.LegalMoves()) {
+    State child = s;
+    child.Apply(pit);
+    const int v = Solve(child, me);
+    best = maximizing ? std::max(best, v) : std::min(best, v);
+    if (best == (maximizing ? 1 : -1)) break;
+  }
+  return best;
+}
+
+// Kalah endgames in which exactly one move wins (checked here by solving
+// them), which levels 2 and 3 miss and level 4 finds.
+TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
+  const Rules rules = RulesOf(AllConfigs()[0]);
+  struct Case {
+    Board board;
+    int winning_pit;
+  };
+  const Case cases[] = {
+      {KalahBoard({0, 0, 1, 2, 0, 3}, {0, 2, 0, 0, 0, 0}, 20, 20), 5},
+      {KalahBoard({0, 0, 0, 2, 2, 3}, {0, 3, 0, 0, 0, 0}, 20, 18), 5},
+  };
+  for (const Case& c : cases) {
+    const State s = FromBoard(rules, c.board, 0);
+    int winning = 0;
+    for (int pit : s.LegalMoves()) {
+      State child = s;
+      child.Apply(pit);
+      const int result = Solve(child, 0);
+      if (result == 1) ++winning;
+      EXPECT_EQ(result == 1, pit == c.winning_pit) << "pit " << pit;
+    }
+    ASSERT_EQ(winning, 1);
+    EXPECT_NE(ChooseMove(s, Options(2, 1, 0)), c.winning_pit);
+    for (std::uint64_t seed = 0; seed < 5; ++seed) {
+      const CpuReport r = AnalyzeMove(s, Options(4, seed, 100000));
+      EXPECT_EQ(r.move, c.winning_pit) << "seed " << seed;
+      EXPECT_GE(r.value, cpu::kDecidedValue);
+    }
+  }
+}
+
+// Why the Congkak strength criterion cannot hold between levels 2, 3 and 4
+// under the default alternating opening (RULES.md C-D1): the first player
+// chains extra turns (C.5) and relays (C.4) to more than half of the 98
+// seeds before the second player ever moves, and every level from 2 up
+// finds such a first turn. So whoever starts wins.
+TEST(CpuLevels, CongkakFirstPlayerWinsDuringTheFirstTurn) {
+  const Rules rules = RulesOf(AllConfigs()[4]);
+  for (int level = 2; level <= kMaxCpuLevel; ++level) {
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      State s(rules, 0);
+      while (!s.is_over() && s.to_move() == 0) {
+        s.Apply(ChooseMove(s, Options(level, seed + s.ply(), 20000)));
+      }
+      EXPECT_GT(2 * s.store(0), 98) << "level " << level << " seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mancala::engine
