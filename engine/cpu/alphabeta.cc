@@ -12,8 +12,6 @@
 namespace mancala::engine::cpu {
 namespace {
 
-constexpr std::uint64_t kCheckEvery = 256;  // Positions between clock reads.
-
 class Searcher {
  public:
   Searcher(const State& root, const SearchLimits& limits)
@@ -41,28 +39,14 @@ class Searcher {
   TranspositionTable tt_;
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
   std::uint64_t nodes_ = 0;
-  std::uint64_t next_check_ = kCheckEvery;
+  std::uint64_t next_check_ = kLimitCheckInterval;
   bool abortable_ = false;  // False during the depth-1 iteration.
   bool aborted_ = false;
   bool depth_cut_ = false;  // Some node was cut by depth (or by the TT).
 };
 
 void Searcher::CheckLimits() {
-  if (limits_.node_limit > 0 && nodes_ >= limits_.node_limit) {
-    aborted_ = true;
-    return;
-  }
-  if (nodes_ < next_check_) return;
-  next_check_ = nodes_ + kCheckEvery;
-  if (limits_.stop != nullptr &&
-      limits_.stop->load(std::memory_order_relaxed)) {
-    aborted_ = true;
-    return;
-  }
-  if (limits_.deadline != std::chrono::steady_clock::time_point::max() &&
-      std::chrono::steady_clock::now() >= limits_.deadline) {
-    aborted_ = true;
-  }
+  aborted_ = LimitReached(limits_, nodes_, next_check_);
 }
 
 void Searcher::Expand(const State& s, int pit, State& child) {
@@ -236,12 +220,6 @@ SearchResult Searcher::Run() {
 }  // namespace
 
 SearchResult AlphaBetaSearch(const State& state, const SearchLimits& limits) {
-  if (std::popcount(state.LegalMask()) == 1) {
-    // One legal move: nothing to search (nor a table to allocate).
-    SearchResult result;
-    result.move = std::countr_zero(state.LegalMask());
-    return result;
-  }
   Searcher searcher(state, limits);
   return searcher.Run();
 }

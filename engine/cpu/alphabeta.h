@@ -33,48 +33,10 @@
 #ifndef MANCALA_ENGINE_CPU_ALPHABETA_H_
 #define MANCALA_ENGINE_CPU_ALPHABETA_H_
 
-#include <atomic>
-#include <chrono>
-#include <cstdint>
-
+#include "engine/cpu/search_limits.h"
 #include "engine/state.h"
 
 namespace mancala::engine::cpu {
-
-inline constexpr int kMaxSearchDepth = 64;
-
-struct SearchLimits {
-  // Deepest iteration, in plies (1..kMaxSearchDepth).
-  int max_depth = kMaxSearchDepth;
-  // Stop after this many positions (moves applied in the search); 0 = no
-  // limit. The depth-1 iteration may exceed it by up to one position per
-  // legal root move.
-  std::uint64_t node_limit = 0;
-  // Stop when this time has passed (checked every 256 positions).
-  std::chrono::steady_clock::time_point deadline =
-      std::chrono::steady_clock::time_point::max();
-  // Stop as soon as this is set (checked every 256 positions); may be null.
-  const std::atomic<bool>* stop = nullptr;
-  // Orders root moves of equal value.
-  std::uint64_t seed = 0;
-  // Extra-turn moves that may be searched without using up depth, per
-  // path (the rest of a turn is then seen to its end).
-  int extensions = 0;
-  // MaxNSearch only (multiplayer_search.h): the other players follow a
-  // greedy model instead of being searched.
-  bool model_opponents = false;
-  // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
-  int tt_log2 = 20;
-};
-
-struct SearchResult {
-  int move = -1;            // A legal pit of the player to move.
-  int value = 0;            // Its value for the root player (evaluation.h).
-  int depth = 0;            // Deepest completed iteration (0: one legal
-                            // move, returned without searching).
-  std::uint64_t nodes = 0;  // Positions generated (moves applied).
-  bool cut_short = false;   // A limit (nodes, deadline, stop) ended it.
-};
 
 // Searches `state`, which must not be over, within `limits`.
 SearchResult AlphaBetaSearch(const State& state, const SearchLimits& limits);

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/cpu/alphabeta.h"
+#include "engine/cpu/monte_carlo.h"
 #include "engine/cpu/multiplayer_search.h"
 #include "engine/cpu/one_ply.h"
 #include "engine/cpu/random_player.h"
@@ -41,6 +42,11 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     report.move = cpu::OnePlyMove(state, options.seed);
     return report;
   }
+  if (std::popcount(state.LegalMask()) == 1) {
+    // One legal move: nothing to search (nor a table to allocate).
+    report.move = std::countr_zero(state.LegalMask());
+    return report;
+  }
   const int players = state.rules().players;
   cpu::SearchLimits limits;
   limits.seed = options.seed;
@@ -61,9 +67,14 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     limits.max_depth = cpu::kMaxSearchDepth;
     limits.tt_log2 = TableBits(options.node_limit);
   }
-  const cpu::SearchResult result = players > 2
-                                       ? cpu::MaxNSearch(state, limits)
-                                       : cpu::AlphaBetaSearch(state, limits);
+  cpu::SearchResult result;
+  if (players == 2) {
+    result = cpu::AlphaBetaSearch(state, limits);
+  } else if (level == 3) {
+    result = cpu::MaxNSearch(state, limits);
+  } else {
+    result = cpu::MonteCarloSearch(state, limits);
+  }
   report.move = result.move;
   report.value = result.value;
   report.depth = result.depth;

@@ -12,8 +12,6 @@
 namespace mancala::engine::cpu {
 namespace {
 
-constexpr std::uint64_t kCheckEvery = 256;
-
 struct VectorEntry {
   std::uint64_t key = 0;
   PlayerValues values{};
@@ -47,28 +45,14 @@ class MaxN {
   const int me_;
   std::vector<VectorEntry> table_;
   std::uint64_t nodes_ = 0;
-  std::uint64_t next_check_ = kCheckEvery;
+  std::uint64_t next_check_ = kLimitCheckInterval;
   bool abortable_ = false;
   bool aborted_ = false;
   bool depth_cut_ = false;
 };
 
 void MaxN::CheckLimits() {
-  if (limits_.node_limit > 0 && nodes_ >= limits_.node_limit) {
-    aborted_ = true;
-    return;
-  }
-  if (nodes_ < next_check_) return;
-  next_check_ = nodes_ + kCheckEvery;
-  if (limits_.stop != nullptr &&
-      limits_.stop->load(std::memory_order_relaxed)) {
-    aborted_ = true;
-    return;
-  }
-  if (limits_.deadline != std::chrono::steady_clock::time_point::max() &&
-      std::chrono::steady_clock::now() >= limits_.deadline) {
-    aborted_ = true;
-  }
+  aborted_ = LimitReached(limits_, nodes_, next_check_);
 }
 
 void MaxN::Expand(const State& s, int pit, State& child) {
@@ -242,12 +226,6 @@ SearchResult MaxN::Run() {
 }  // namespace
 
 SearchResult MaxNSearch(const State& state, const SearchLimits& limits) {
-  if (std::popcount(state.LegalMask()) == 1) {
-    // One legal move: nothing to search (nor a table to allocate).
-    SearchResult result;
-    result.move = std::countr_zero(state.LegalMask());
-    return result;
-  }
   MaxN search(state, limits);
   return search.Run();
 }

@@ -2,16 +2,17 @@
 
 #include <bit>
 
-#include "engine/cpu/rng.h"
-
 namespace mancala::engine::cpu {
 
+int RandomPit(std::uint32_t legal_mask, Rng& rng) {
+  int pick = rng.Below(std::popcount(legal_mask));
+  while (pick-- > 0) legal_mask &= legal_mask - 1;  // Drop the lowest pits.
+  return std::countr_zero(legal_mask);
+}
+
 int RandomMove(const State& state, std::uint64_t seed) {
-  std::uint32_t mask = state.LegalMask();
   Rng rng(seed);
-  int pick = rng.Below(std::popcount(mask));
-  while (pick-- > 0) mask &= mask - 1;  // Drop the lowest legal pits.
-  return std::countr_zero(mask);
+  return RandomPit(state.LegalMask(), rng);
 }
 
 }  // namespace mancala::engine::cpu

@@ -9,11 +9,16 @@
 
 #include <cstdint>
 
+#include "engine/cpu/rng.h"
 #include "engine/state.h"
 
 namespace mancala::engine::cpu {
 
 int RandomMove(const State& state, std::uint64_t seed);
+
+// A uniformly random pit among the set bits of `legal_mask` (State::
+// LegalMask(), not 0), drawn from `rng`.
+int RandomPit(std::uint32_t legal_mask, Rng& rng);
 
 }  // namespace mancala::engine::cpu
 

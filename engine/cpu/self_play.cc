@@ -37,6 +37,16 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
   const std::uint64_t game_seed =
       cpu::Mix64(config.seed ^ cpu::Mix64(static_cast<std::uint64_t>(game)));
   State state(config.rules, /*first_player=*/0);
+  cpu::Rng opening(cpu::Mix64(
+      ~config.seed ^ cpu::Mix64(static_cast<std::uint64_t>(game / players))));
+  for (int k = 0; k < config.opening_plies && !state.is_over(); ++k) {
+    const std::vector<int> moves = state.LegalMoves();
+    const int move =
+        moves[static_cast<std::size_t>(opening.Below(static_cast<int>(moves.size())))];
+    state.Apply(move);
+    stats.moves_hash =
+        cpu::Mix64(stats.moves_hash ^ static_cast<std::uint64_t>(move));
+  }
   CpuOptions options;
   options.budget = config.budget;
   options.node_limit = config.node_limit;

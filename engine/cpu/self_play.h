@@ -7,6 +7,14 @@
 // Every move gets its own seed, derived from (series seed, game, ply), and
 // both sides use the series' budget and node limit.
 //
+// Openings: with `opening_plies` = K > 0 each game starts with K uniformly
+// random moves (whoever is to move; not counted as A's or B's), and the
+// games g with the same g / players share one opening, so every opening is
+// played once with A on each seat. Engine testers do the same to keep a
+// game whose start position decides it (Congkak: the first player can
+// store more than half the seeds in the first turn) from hiding the
+// difference between two players.
+//
 // Determinism: with a node limit and a budget the searches never reach,
 // a series gives the same games, hence the same counts, on every run and
 // with any number of threads (games are independent; results are summed
@@ -35,6 +43,7 @@ struct SelfPlayConfig {
   std::chrono::milliseconds budget{1000};  // Per move, both sides.
   std::uint64_t node_limit = 0;            // Per move, both sides; 0 = none.
   int threads = 1;                         // Games played in parallel.
+  int opening_plies = 0;                   // Random moves first (see above).
 };
 
 struct SelfPlayResult {

@@ -56,6 +56,7 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   config.seed = options.seed;
   config.node_limit = options.nodes;
   config.threads = options.threads;
+  config.opening_plies = options.opening_plies;
   if (options.budget_ms >= 0) {
     config.budget = std::chrono::milliseconds(options.budget_ms);
   } else {
@@ -70,7 +71,12 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
       << " vs B = level " << options.level_b << ", " << r.games << " games\n";
   out << "seed " << options.seed << ", node limit "
       << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
-      << ", budget " << config.budget.count() << " ms per move\n";
+      << ", budget " << config.budget.count() << " ms per move";
+  if (options.opening_plies > 0) {
+    out << ", " << options.opening_plies
+        << " random opening plies (each opening with A on every seat)";
+  }
+  out << "\n";
   if (players == 2) {
     out << "        wins  draws  losses   score\n";
     out << "A" << Format("%11.0f %6.0f %7.0f", r.wins, r.draws, r.losses)

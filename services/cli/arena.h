@@ -30,6 +30,7 @@ struct ArenaOptions {
   long budget_ms = -1;
   std::uint64_t nodes = 0;  // Per-move search positions; 0 = no limit.
   int threads = 1;          // Games played in parallel.
+  int opening_plies = 0;    // Random first moves (engine/cpu/self_play.h).
 };
 
 // Runs the series and prints the table to `out`. Returns 0, or 1 with a

@@ -114,6 +114,12 @@ int main(int argc, char** argv) {
                         "games played in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  arena_cmd
+      ->add_option("--opening-plies", arena.opening_plies,
+                   "start each game with this many random moves, each "
+                   "opening played with A on every seat")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
 

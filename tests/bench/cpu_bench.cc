@@ -2,7 +2,9 @@
 // second ("nodes" counter, a rate) on fixed positions: the start, and the
 // position after 12 plies of seeded random play (see Position). Each iteration
 // is one level-4 ChooseMove cut by a node limit, so the work per iteration is
-// the same on every machine. Not a ctest test: run build/tests/bench/cpu_bench.
+// the same on every machine. With 4 players level 4 is the Monte Carlo
+// search, whose positions are mostly the moves of its simulated games.
+// Not a ctest test: run build/tests/bench/cpu_bench.
 
 #include <benchmark/benchmark.h>
 
