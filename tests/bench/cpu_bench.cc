@@ -13,6 +13,8 @@
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/random_player.h"
+#include "engine/cpu/rng.h"
 #include "engine/rules.h"
 #include "engine/state.h"
 
@@ -62,6 +64,34 @@ void BM_Level4(benchmark::State& bench, const std::string& game, int players,
                                                benchmark::Counter::kIsRate);
   bench.counters["depth"] = depth;
 }
+
+// The baseline for the search rates, measured in the same run: level-1
+// moves (uniformly random) played from the same position to the end of the
+// game, moves per second ("nodes", so the two read side by side). A search
+// rate divided by this one is the share of the engine's raw move speed the
+// search keeps after its own bookkeeping.
+void BM_RandomPlay(benchmark::State& bench, const std::string& game,
+                   int players, int plies) {
+  const State position = Position(game, players, plies);
+  cpu::Rng rng(1);
+  std::uint64_t moves = 0;
+  for (auto _ : bench) {
+    State s = position;
+    while (!s.is_over()) {
+      s.Apply(cpu::RandomPit(s.LegalMask(), rng));
+      ++moves;
+    }
+    benchmark::DoNotOptimize(s.outcome().winner);
+  }
+  bench.counters["nodes"] = benchmark::Counter(static_cast<double>(moves),
+                                               benchmark::Counter::kIsRate);
+}
+
+BENCHMARK_CAPTURE(BM_RandomPlay, kalah_mid, "kalah", 2, 12);
+BENCHMARK_CAPTURE(BM_RandomPlay, oware_mid, "oware", 2, 12);
+BENCHMARK_CAPTURE(BM_RandomPlay, congkak_mid, "congkak", 2, 12);
+BENCHMARK_CAPTURE(BM_RandomPlay, basic2_mid, "mancala_basic", 2, 12);
+BENCHMARK_CAPTURE(BM_RandomPlay, basic4_mid, "mancala_basic", 4, 12);
 
 BENCHMARK_CAPTURE(BM_Level4, kalah_start, "kalah", 2, 0)
     ->Unit(benchmark::kMillisecond);
