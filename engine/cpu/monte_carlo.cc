@@ -150,7 +150,6 @@ bool Uct::Iterate() {
     path_.push_back(index);
   }
   if (!s.is_over() && tree_.size() + kMaxPits <= kMaxTreeNodes) {
-    if (OutOfTime()) return false;
     Expand(index, s);
     index = tree_[index].first_child;
     if (!Play(s, tree_[index].move)) return false;
@@ -175,37 +174,33 @@ bool Uct::Iterate() {
 
 SearchResult Uct::Run() {
   SearchResult result;
-  const int me = root_.to_move();
+  result.cut_short = true;  // Only a limit ends a Monte Carlo search.
   Expand(0, root_);
   while (Iterate()) {
   }
+  result.nodes = nodes_;
   if (simulations_ == 0) {
     // Stopped before one game was sampled: level 2's move, at once.
     result.move = OnePlyMove(root_, limits_.seed);
-    result.nodes = nodes_;
-    result.cut_short = true;
     return result;
   }
+  const int me = root_.to_move();
+  const auto mean = [me](const Node& n) {
+    return n.visits > 0 ? n.reward[me] / n.visits : 0.0;
+  };
   const Node& root = tree_[0];
-  const Node* best = nullptr;
-  for (int k = 0; k < root.child_count; ++k) {
+  const Node* best = &tree_[root.first_child];
+  for (int k = 1; k < root.child_count; ++k) {
     const Node& c = tree_[root.first_child + k];
-    const auto better = [&] {
-      if (c.visits != best->visits) return c.visits > best->visits;
-      const double a = c.visits > 0 ? c.reward[me] / c.visits : 0;
-      const double b = best->visits > 0 ? best->reward[me] / best->visits : 0;
-      if (a != b) return a > b;
-      return c.move < best->move;
-    };
-    if (best == nullptr || better()) best = &c;
+    if (c.visits != best->visits ? c.visits > best->visits
+        : mean(c) != mean(*best) ? mean(c) > mean(*best)
+                                 : c.move < best->move) {
+      best = &c;
+    }
   }
   result.move = best->move;
-  result.value = best->visits > 0
-                     ? static_cast<int>(1000.0 * best->reward[me] / best->visits)
-                     : 0;
+  result.value = static_cast<int>(1000.0 * mean(*best));
   result.depth = max_depth_;
-  result.nodes = nodes_;
-  result.cut_short = true;  // A Monte Carlo search never "completes".
   return result;
 }
 
