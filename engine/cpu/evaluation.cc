@@ -33,11 +33,20 @@ int EvaluateStoreGame(const State& s, int me) {
     return (ranks[me] == 1 ? kWinValue : -kWinValue) + diff;
   }
   const int n = s.rules().pits;
-  if (s.rules().game == Game::kOware) return kSeedValue * diff;
-  // Stores never lose seeds in Kalah and Congkak: more than half of all
-  // seeds is a win whatever happens next (Oware ends the game itself).
   const int mine = PitSum(b, me, n);
   const int theirs = PitSum(b, opp, n);
+  if (s.rules().game == Game::kOware) {
+    const int cap = s.rules().move_cap;
+    if (cap == 0) return kSeedValue * diff;
+    // O.11 move_cap: at the cap each player takes the seeds of their own
+    // row, so a seed at home gains value as the cap nears, up to a whole
+    // store seed.
+    return kSeedValue * diff +
+           static_cast<int>(static_cast<long long>(kSeedValue) *
+                            (mine - theirs) * std::min(s.ply(), cap) / cap);
+  }
+  // Stores never lose seeds in Kalah and Congkak: more than half of all
+  // seeds is a win whatever happens next (Oware ends the game itself).
   const int total = b.stores[0] + b.stores[1] + mine + theirs;
   if (2 * b.stores[me] > total) return kDecidedValue + kSeedValue * diff;
   if (2 * b.stores[opp] > total) return -kDecidedValue + kSeedValue * diff;

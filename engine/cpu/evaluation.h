@@ -2,7 +2,9 @@
 //
 // Values are integers from the point of view of one player (the "root"
 // player of a search): larger is better for that player. Scale: 100 per
-// seed of store difference (Kalah, Oware, Congkak) or of stones left in
+// seed of store difference (Kalah, Oware, Congkak; Oware with a move cap
+// adds the seeds in each row, weighted by ply / cap, since each player
+// takes their own row at the cap, O.11) or of stones left in
 // the pits (Mancala Basic, where fewer is better). A finished game, or a
 // result already certain, is worth at least kDecidedValue in absolute
 // value; a real win kWinValue plus the final margin.

@@ -39,10 +39,17 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
   State state(config.rules, /*first_player=*/0);
   cpu::Rng opening(cpu::Mix64(
       ~config.seed ^ cpu::Mix64(static_cast<std::uint64_t>(game / players))));
-  for (int k = 0; k < config.opening_plies && !state.is_over(); ++k) {
-    const std::vector<int> moves = state.LegalMoves();
-    const int move =
-        moves[static_cast<std::size_t>(opening.Below(static_cast<int>(moves.size())))];
+  for (int k = 0; k < config.opening_plies; ++k) {
+    // Moves that would end the game are left out: the CPUs play it.
+    std::vector<int> moves;
+    for (const int pit : state.LegalMoves()) {
+      State next = state;
+      next.Apply(pit);
+      if (!next.is_over()) moves.push_back(pit);
+    }
+    if (moves.empty()) break;
+    const int move = moves[static_cast<std::size_t>(
+        opening.Below(static_cast<int>(moves.size())))];
     state.Apply(move);
     stats.moves_hash =
         cpu::Mix64(stats.moves_hash ^ static_cast<std::uint64_t>(move));

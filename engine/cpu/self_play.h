@@ -7,10 +7,12 @@
 // Every move gets its own seed, derived from (series seed, game, ply), and
 // both sides use the series' budget and node limit.
 //
-// Openings: with `opening_plies` = K > 0 each game starts with K uniformly
-// random moves (whoever is to move; not counted as A's or B's), and the
-// games g with the same g / players share one opening, so every opening is
-// played once with A on each seat. Engine testers do the same to keep a
+// Openings: with `opening_plies` = K > 0 each game starts with up to K
+// uniformly random moves (whoever is to move; not counted as A's or B's;
+// never a move that ends the game, and fewer if only such moves are left),
+// and the games g with the same g / players share one opening, so with
+// `games` a multiple of the players every opening is played once with A on
+// each seat. Engine testers do the same to keep a
 // game whose start position decides it (Congkak: the first player can
 // store more than half the seeds in the first turn) from hiding the
 // difference between two players.

@@ -48,6 +48,13 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     err << "error: --games must be at least 1\n";
     return 1;
   }
+  const int players = std::get<engine::Rules>(parsed).players;
+  if (options.opening_plies > 0 && options.games % players != 0) {
+    err << "error: with --opening-plies, --games must be a multiple of the "
+        << players << " players, so that every opening is played with A on "
+        << "every seat (got " << options.games << ")\n";
+    return 1;
+  }
   engine::SelfPlayConfig config;
   config.rules = std::get<engine::Rules>(parsed);
   config.level_a = options.level_a;
@@ -65,7 +72,6 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   }
 
   const engine::SelfPlayResult r = engine::RunSelfPlay(config);
-  const int players = config.rules.players;
   out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
       << players << " players: A = level " << options.level_a
       << " vs B = level " << options.level_b << ", " << r.games << " games\n";

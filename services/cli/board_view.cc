@@ -1,7 +1,10 @@
 #include "services/cli/board_view.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <sstream>
+#include <vector>
 
 namespace mancala::cli {
 namespace {
@@ -102,7 +105,12 @@ std::string DescribeResult(const v1::Match& match, int viewer) {
     return out.str();
   }
   out << "Ranks:";
-  for (int s = 0; s < match.seats_size(); ++s) {
+  std::vector<int> order(static_cast<std::size_t>(match.seats_size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&r](int a, int b) {
+    return r.ranks(a) < r.ranks(b);
+  });
+  for (const int s : order) {
     out << "\n  " << r.ranks(s) << ". " << SeatName(match, s, viewer)
         << " (store " << r.scores(s) << ")";
   }

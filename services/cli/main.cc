@@ -13,6 +13,21 @@
 #include "services/cli/play.h"
 #include "services/cli/replay.h"
 
+namespace {
+
+// Unsigned options: CLI11 would wrap "-1" round to 2^64 - 1.
+const CLI::Validator kWholeNumber(
+    [](std::string& text) -> std::string {
+      if (!text.empty() &&
+          text.find_first_not_of("0123456789") == std::string::npos) {
+        return "";
+      }
+      return "must be a whole number, 0 or more (got " + text + ")";
+    },
+    "UINT");
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"mancala: play and check mancala games"};
   app.require_subcommand(1);
@@ -46,9 +61,11 @@ int main(int argc, char** argv) {
   play_cmd->add_option("--option,-o", option_pairs,
                        "game option NAME=VALUE (RULES.md section 2), repeatable");
   play_cmd->add_option("--level", play.cpu_level, "CPU level 1-4")
+      ->check(CLI::Range(1, 4))
       ->capture_default_str();
   play_cmd->add_option("--opponents", play.opponents,
                        "number of other seats (mancala_basic: 1-3)")
+      ->check(CLI::Range(1, 3))
       ->capture_default_str();
   play_cmd->add_flag("--cpu-first", play.cpu_first,
                      "the opponent moves first");
@@ -102,13 +119,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(2, 4))
       ->capture_default_str();
   arena_cmd->add_option("--seed", arena.seed, "series seed")
+      ->check(kWholeNumber)
       ->capture_default_str();
   arena_cmd->add_option("--budget-ms", arena.budget_ms,
                         "time budget per move in ms (default 1000; with "
-                        "--nodes, one hour)");
+                        "--nodes, one hour)")
+      ->check(CLI::Range(1L, 86400000L));
   arena_cmd->add_option("--nodes", arena.nodes,
                         "search positions per move for levels 3-4 "
                         "(0 = no limit); makes results reproducible")
+      ->check(kWholeNumber)
       ->capture_default_str();
   arena_cmd->add_option("--threads", arena.threads,
                         "games played in parallel")

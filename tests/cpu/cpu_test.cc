@@ -372,6 +372,32 @@ TEST(CpuLevels, LevelTwoTakesAKalahExtraTurn) {
   }
 }
 
+// Oware with move_cap:2 (O.11): the game ends after P1's reply and each
+// player takes their own row. From the start, P0's pit 5 sends its 4 seeds
+// to P1's row (rows 20 and 28, no capture) and pit 0 keeps them at home
+// (24 and 24). At ply 1 of 2 a seat's row counts half: -8 seeds x 100 / 2.
+// Without a cap only the stores count (both 0).
+TEST(CpuEvaluation, OwareMoveCapValuesTheSeedsAtHome) {
+  const Rules capped =
+      std::get<Rules>(ParseRules("oware", {{"cycle_rule", "move_cap:2"}}, 2));
+  const Rules plain = std::get<Rules>(ParseRules("oware", {}, 2));
+  for (const Rules& rules : {capped, plain}) {
+    State away(rules, 0);
+    away.Apply(5);
+    State home(rules, 0);
+    home.Apply(0);
+    const bool cap = rules.move_cap > 0;
+    EXPECT_EQ(cpu::Evaluate(away, 0), cap ? -400 : 0);
+    EXPECT_EQ(cpu::Evaluate(away, 1), cap ? 400 : 0);
+    EXPECT_EQ(cpu::Evaluate(home, 0), 0);
+  }
+  // So level 2 keeps its seeds at home when the cap is near.
+  const State start(capped, 0);
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    EXPECT_LE(ChooseMove(start, Options(2, seed, 0)), 1) << "seed " << seed;
+  }
+}
+
 // The game's result for `me` under perfect play: +1 win, 0 draw, -1 loss.
 int Solve(const State& s, int me) {
   if (s.is_over()) {
