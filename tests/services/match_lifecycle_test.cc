@@ -473,5 +473,39 @@ TEST_F(LifecycleTest, AfterARestartTheTurnAndTheGracePeriodStartAfresh) {
   EXPECT_EQ(Get(m.name()).ply(), 0);
 }
 
+// One CPU thread, and level 4 may think for a minute. While it thinks in
+// one match, a move in another match is answered; when its match ends (the
+// player resigns) the search stops at once, so the thread is free for the
+// next match's CPU well within WaitForTurn's 10 seconds.
+TEST_F(LifecycleTest, ALongCpuSearchDelaysNoOtherMatchAndStopsWhenItsMatchEnds) {
+  cpu_budget_ms_ = {50, 100, 300, 60'000};
+  StartServer();
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  v1::Match thinking;
+  ASSERT_TRUE(NewMatchVsCpu(a, v1::OWARE, &thinking, /*cpu_first=*/true, {},
+                            /*cpu_level=*/4)
+                  .ok());
+  ASSERT_EQ(thinking.to_move(), 0);  // The CPU's turn: its search starts.
+
+  v1::Match people = TwoPlayers(a, b);
+  v1::SubmitMoveResponse resp;
+  ASSERT_TRUE(Move(a, people.name(), 0, &resp).ok());
+  EXPECT_EQ(resp.match().ply(), 1);
+  EXPECT_EQ(Get(thinking.name()).ply(), 0);  // Still thinking meanwhile.
+
+  v1::Match resigned;
+  ASSERT_TRUE(Resign(a, thinking.name(), &resigned).ok());
+  EXPECT_EQ(resigned.state(), v1::Match::FINISHED);
+
+  v1::Match next;
+  ASSERT_TRUE(NewMatchVsCpu(a, v1::KALAH, &next, /*cpu_first=*/true).ok());
+  const auto start = std::chrono::steady_clock::now();
+  v1::Match answered = WaitForTurn(next.name(), 1);
+  EXPECT_GE(answered.ply(), 1);
+  EXPECT_EQ(answered.to_move(), 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(Get(thinking.name()).ply(), 1);  // Only the resignation.
+}
+
 }  // namespace
 }  // namespace mancala::testing

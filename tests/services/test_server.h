@@ -4,6 +4,7 @@
 #ifndef MANCALA_TESTS_SERVICES_TEST_SERVER_H_
 #define MANCALA_TESTS_SERVICES_TEST_SERVER_H_
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -54,6 +55,7 @@ class ServiceTest : public ::testing::Test {
     options.address = "127.0.0.1:0";
     options.db_path = (dir_ / "mancala.db").string();
     options.cpu_threads = cpu_threads_;
+    options.cpu_budget_ms = cpu_budget_ms_;
     options.clock = &clock_;
     options.tick = std::chrono::milliseconds(0);  // Tests call Tick().
     options.grace = std::chrono::milliseconds(grace_ms_);
@@ -97,7 +99,8 @@ class ServiceTest : public ::testing::Test {
   // A match of `game` between `me` (seat 0 unless cpu_first) and the CPU.
   grpc::Status NewMatchVsCpu(const TestPlayer& me, v1::Game game,
                              v1::Match* out, bool cpu_first = false,
-                             std::map<std::string, std::string> options = {}) {
+                             std::map<std::string, std::string> options = {},
+                             int cpu_level = 1) {
     v1::CreateMatchRequest req;
     req.set_game(game);
     req.mutable_options()->insert(options.begin(), options.end());
@@ -108,7 +111,7 @@ class ServiceTest : public ::testing::Test {
     mine->set_kind(v1::Seat::PLAYER);
     mine->set_player(me.name);
     cpu->set_kind(v1::Seat::CPU);
-    cpu->set_cpu_level(1);
+    cpu->set_cpu_level(cpu_level);
     auto ctx = Ctx(me.token);
     return matches_->CreateMatch(ctx.get(), req, out);
   }
@@ -149,6 +152,7 @@ class ServiceTest : public ::testing::Test {
   }
 
   int cpu_threads_ = 1;
+  std::array<int, 4> cpu_budget_ms_ = {50, 100, 300, 1000};  // Levels 1-4.
   int64_t grace_ms_ = 20'000;
   services::ManualClock clock_{1'800'000'000'000};
   std::filesystem::path dir_;
