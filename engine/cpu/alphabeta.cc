@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/cpu/evaluation.h"
-#include "engine/cpu/rng.h"
+#include "engine/cpu/root_moves.h"
 #include "engine/cpu/transposition_table.h"
 
 namespace mancala::engine::cpu {
@@ -143,16 +143,10 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
 
 SearchResult Searcher::Run() {
   SearchResult result;
-  std::vector<int> moves = root_.LegalMoves();
-  Rng rng(limits_.seed);
-  for (int i = static_cast<int>(moves.size()) - 1; i > 0; --i) {
-    std::swap(moves[i], moves[rng.Below(i + 1)]);
-  }
-  result.move = moves.front();
-  if (moves.size() == 1) return result;
+  RootMoves root(root_, limits_.seed);
+  result.move = root.first();
+  if (root.size() == 1) return result;
 
-  std::vector<int> values(moves.size(), 0);
-  std::vector<int> order(moves.size());
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
   State child = root_;
   for (int depth = 1; depth <= max_depth; ++depth) {
@@ -161,14 +155,13 @@ SearchResult Searcher::Run() {
       next_check_ = 0;  // Look at the clock and `stop` right away.
     }
     depth_cut_ = false;
-    int alpha = -kInfinity;
-    std::vector<int> ties;  // Indexes of the moves worth `alpha`.
-    for (std::size_t k = 0; k < moves.size(); ++k) {
-      Expand(root_, moves[k], child);
+    root.BeginIteration();
+    for (std::size_t k = 0; k < root.size(); ++k) {
+      Expand(root_, root.move(k), child);
       if (aborted_) break;
       // The window starts one below the best value so far, so a move worth
       // as much gets its exact value and can be told apart as a tie.
-      const int low = ties.empty() ? -kInfinity : alpha - 1;
+      const int low = root.has_best() ? root.best_value() - 1 : -kInfinity;
       int v;
       if (IsFinalFor(child, me_)) {
         v = Evaluate(child, me_);
@@ -181,36 +174,20 @@ SearchResult Searcher::Run() {
         v = Search(child, depth - 1, low, kInfinity, 0);
       }
       if (aborted_) break;
-      values[k] = v;
-      if (ties.empty() || v > alpha) {
-        alpha = v;
-        ties.clear();
-      }
-      if (v == alpha) ties.push_back(static_cast<int>(k));
+      root.Record(k, v);
     }
     if (aborted_) {
       result.cut_short = true;
       break;
     }
-    const int best_index = ties[static_cast<std::size_t>(
-        rng.Below(static_cast<int>(ties.size())))];
-    result.move = moves[best_index];
-    result.value = alpha;
+    result.value = root.best_value();
+    result.move = root.EndIteration();
     result.depth = depth;
-    // Next iteration: best first, then by value; ties keep their order.
-    for (std::size_t k = 0; k < moves.size(); ++k)
-      order[k] = static_cast<int>(k);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-      if (x == best_index || y == best_index) return x == best_index && y != x;
-      return values[x] > values[y];
-    });
-    std::vector<int> sorted(moves.size());
-    for (std::size_t k = 0; k < moves.size(); ++k) sorted[k] = moves[order[k]];
-    moves.swap(sorted);
     // Decided values are proofs with two players; with more, the paranoid
     // values of ranks are not worth stopping for.
-    const bool decided = root_.rules().players == 2 &&
-                         (alpha >= kDecidedValue || alpha <= -kDecidedValue);
+    const bool decided =
+        root_.rules().players == 2 &&
+        (result.value >= kDecidedValue || result.value <= -kDecidedValue);
     if (decided || !depth_cut_) break;
   }
   result.nodes = nodes_;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/cpu/evaluation.h"
-#include "engine/cpu/rng.h"
+#include "engine/cpu/root_moves.h"
 #include "engine/cpu/transposition_table.h"
 
 namespace mancala::engine::cpu {
@@ -158,15 +158,10 @@ PlayerValues MaxN::Search(const State& s, int depth, int ext) {
 
 SearchResult MaxN::Run() {
   SearchResult result;
-  std::vector<int> moves = root_.LegalMoves();
-  Rng rng(limits_.seed);
-  for (int i = static_cast<int>(moves.size()) - 1; i > 0; --i) {
-    std::swap(moves[i], moves[rng.Below(i + 1)]);
-  }
-  result.move = moves.front();
-  if (moves.size() == 1) return result;
+  RootMoves root(root_, limits_.seed);
+  result.move = root.first();
+  if (root.size() == 1) return result;
 
-  std::vector<int> values(moves.size(), 0);
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
   State child = root_;
   for (int depth = 1; depth <= max_depth; ++depth) {
@@ -175,48 +170,24 @@ SearchResult MaxN::Run() {
       next_check_ = 0;
     }
     depth_cut_ = false;
-    int best = 0;
-    std::vector<int> ties;
-    for (std::size_t k = 0; k < moves.size(); ++k) {
-      Expand(root_, moves[k], child);
+    root.BeginIteration();
+    for (std::size_t k = 0; k < root.size(); ++k) {
+      Expand(root_, root.move(k), child);
       if (aborted_) break;
       // The depth-1 iteration must stay one position per move: no
       // extension for an extra turn there.
       const PlayerValues v =
           Next(root_, child, depth, depth > 1 ? 0 : limits_.extensions);
       if (aborted_) break;
-      values[k] = v[me_];
-      if (ties.empty() || v[me_] > best) {
-        best = v[me_];
-        ties.clear();
-      }
-      if (v[me_] == best) ties.push_back(static_cast<int>(k));
+      root.Record(k, v[me_]);
     }
     if (aborted_) {
       result.cut_short = true;
       break;
     }
-    const int best_index = ties[static_cast<std::size_t>(
-        rng.Below(static_cast<int>(ties.size())))];
-    result.move = moves[best_index];
-    result.value = best;
+    result.value = root.best_value();
+    result.move = root.EndIteration();
     result.depth = depth;
-    // Next iteration: the best move first, then by value.
-    std::vector<int> order(moves.size());
-    for (std::size_t k = 0; k < moves.size(); ++k)
-      order[k] = static_cast<int>(k);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-      if (x == best_index || y == best_index) return x == best_index && y != x;
-      return values[x] > values[y];
-    });
-    std::vector<int> sorted(moves.size());
-    std::vector<int> sorted_values(moves.size());
-    for (std::size_t k = 0; k < moves.size(); ++k) {
-      sorted[k] = moves[order[k]];
-      sorted_values[k] = values[order[k]];
-    }
-    moves.swap(sorted);
-    values.swap(sorted_values);
     if (!depth_cut_) break;  // Every line was searched to its end.
   }
   result.nodes = nodes_;
