@@ -24,10 +24,6 @@ class Searcher {
 
  private:
   int Search(const State& s, int depth, int alpha, int beta, int ext);
-  // Applies `pit` to a copy of `s` in `child` and counts the position;
-  // sets aborted_ when a limit is reached.
-  void Expand(const State& s, int pit, State& child);
-  void CheckLimits();
   // The legal moves of `s` in search order: `first` (if legal), then by
   // history, then pits nearer the store first.
   int OrderMoves(const State& s, int first,
@@ -38,23 +34,9 @@ class Searcher {
   const int me_;
   TranspositionTable tt_;
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
-  std::uint64_t nodes_ = 0;
-  std::uint64_t next_check_ = kLimitCheckInterval;
-  bool abortable_ = false;  // False during the depth-1 iteration.
-  bool aborted_ = false;
+  NodeCounter counter_{limits_};  // Armed after the depth-1 iteration.
   bool depth_cut_ = false;  // Some node was cut by depth (or by the TT).
 };
-
-void Searcher::CheckLimits() {
-  aborted_ = LimitReached(limits_, nodes_, next_check_);
-}
-
-void Searcher::Expand(const State& s, int pit, State& child) {
-  child = s;
-  child.Apply(pit);
-  ++nodes_;
-  if (abortable_) CheckLimits();
-}
 
 int Searcher::OrderMoves(const State& s, int first,
                          std::array<int, kMaxPits>& out) const {
@@ -109,8 +91,8 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
   State child = s;
   for (int k = 0; k < count; ++k) {
     const int pit = moves[k];
-    Expand(s, pit, child);
-    if (aborted_) return 0;
+    counter_.Expand(s, pit, child);
+    if (counter_.aborted()) return 0;
     int v;
     if (IsFinalFor(child, me_)) {
       v = Evaluate(child, me_);
@@ -119,7 +101,7 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
     } else {
       v = Search(child, depth - 1, a, b, ext);
     }
-    if (aborted_) return 0;
+    if (counter_.aborted()) return 0;
     if (maximizing ? v > best : v < best) {
       best = v;
       best_move = pit;
@@ -150,15 +132,12 @@ SearchResult Searcher::Run() {
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
   State child = root_;
   for (int depth = 1; depth <= max_depth; ++depth) {
-    if (depth == 2) {
-      abortable_ = true;
-      next_check_ = 0;  // Look at the clock and `stop` right away.
-    }
+    if (depth == 2) counter_.Arm();  // Limits apply from depth 2 on.
     depth_cut_ = false;
     root.BeginIteration();
     for (std::size_t k = 0; k < root.size(); ++k) {
-      Expand(root_, root.move(k), child);
-      if (aborted_) break;
+      counter_.Expand(root_, root.move(k), child);
+      if (counter_.aborted()) break;
       // The window starts one below the best value so far, so a move worth
       // as much gets its exact value and can be told apart as a tie.
       const int low = root.has_best() ? root.best_value() - 1 : -kInfinity;
@@ -173,10 +152,10 @@ SearchResult Searcher::Run() {
       } else {
         v = Search(child, depth - 1, low, kInfinity, 0);
       }
-      if (aborted_) break;
+      if (counter_.aborted()) break;
       root.Record(k, v);
     }
-    if (aborted_) {
+    if (counter_.aborted()) {
       result.cut_short = true;
       break;
     }
@@ -190,7 +169,7 @@ SearchResult Searcher::Run() {
         (result.value >= kDecidedValue || result.value <= -kDecidedValue);
     if (decided || !depth_cut_) break;
   }
-  result.nodes = nodes_;
+  result.nodes = counter_.nodes();
   return result;
 }
 

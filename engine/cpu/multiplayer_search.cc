@@ -37,30 +37,14 @@ class MaxN {
   // The greedy model's move for the player to move in `s` (uses `child`
   // and `grandchild` as scratch).
   int ModelMove(const State& s, State& child, State& grandchild);
-  void Expand(const State& s, int pit, State& child);
-  void CheckLimits();
 
   const State& root_;
   const SearchLimits limits_;
   const int me_;
   std::vector<VectorEntry> table_;
-  std::uint64_t nodes_ = 0;
-  std::uint64_t next_check_ = kLimitCheckInterval;
-  bool abortable_ = false;
-  bool aborted_ = false;
+  NodeCounter counter_{limits_};
   bool depth_cut_ = false;
 };
-
-void MaxN::CheckLimits() {
-  aborted_ = LimitReached(limits_, nodes_, next_check_);
-}
-
-void MaxN::Expand(const State& s, int pit, State& child) {
-  child = s;
-  child.Apply(pit);
-  ++nodes_;
-  if (abortable_) CheckLimits();
-}
 
 int MaxN::ModelMove(const State& s, State& child, State& grandchild) {
   const int mover = s.to_move();
@@ -70,8 +54,8 @@ int MaxN::ModelMove(const State& s, State& child, State& grandchild) {
   int pick_value = 0;
   for (int pit = n - 1; pit >= 0; --pit) {
     if (!(mask >> pit & 1u)) continue;
-    Expand(s, pit, child);
-    if (aborted_) return pit;
+    counter_.Expand(s, pit, child);
+    if (counter_.aborted()) return pit;
     int v = Evaluate(child, mover);
     if (!IsFinalFor(child, mover) && child.to_move() == mover) {
       // An extra turn: the best continuation of it.
@@ -79,8 +63,8 @@ int MaxN::ModelMove(const State& s, State& child, State& grandchild) {
       const std::uint32_t next = child.LegalMask();
       for (int i = n - 1; i >= 0; --i) {
         if (!(next >> i & 1u)) continue;
-        Expand(child, i, grandchild);
-        if (aborted_) return pit;
+        counter_.Expand(child, i, grandchild);
+        if (counter_.aborted()) return pit;
         v = std::max(v, Evaluate(grandchild, mover));
       }
     }
@@ -123,9 +107,9 @@ PlayerValues MaxN::Search(const State& s, int depth, int ext) {
   if (limits_.model_opponents && mover != me_) {
     State grandchild = s;
     best_move = ModelMove(s, child, grandchild);
-    if (aborted_) return best;
-    Expand(s, best_move, child);
-    if (aborted_) return best;
+    if (counter_.aborted()) return best;
+    counter_.Expand(s, best_move, child);
+    if (counter_.aborted()) return best;
     best = Next(s, child, depth, ext);
   } else {
     const std::uint32_t mask = s.LegalMask();
@@ -136,17 +120,17 @@ PlayerValues MaxN::Search(const State& s, int depth, int ext) {
       if ((mask >> i & 1u) && i != first) moves[count++] = i;
     }
     for (int k = 0; k < count; ++k) {
-      Expand(s, moves[k], child);
-      if (aborted_) return best;
+      counter_.Expand(s, moves[k], child);
+      if (counter_.aborted()) return best;
       const PlayerValues v = Next(s, child, depth, ext);
-      if (aborted_) return best;
+      if (counter_.aborted()) return best;
       if (best_move < 0 || v[mover] > best[mover]) {
         best = v;
         best_move = moves[k];
       }
     }
   }
-  if (aborted_) return best;
+  if (counter_.aborted()) return best;
   if (entry.depth <= depth || entry.key == key) {
     entry.key = key;
     entry.values = best;
@@ -165,23 +149,20 @@ SearchResult MaxN::Run() {
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
   State child = root_;
   for (int depth = 1; depth <= max_depth; ++depth) {
-    if (depth == 2) {
-      abortable_ = true;
-      next_check_ = 0;
-    }
+    if (depth == 2) counter_.Arm();  // Limits apply from depth 2 on.
     depth_cut_ = false;
     root.BeginIteration();
     for (std::size_t k = 0; k < root.size(); ++k) {
-      Expand(root_, root.move(k), child);
-      if (aborted_) break;
+      counter_.Expand(root_, root.move(k), child);
+      if (counter_.aborted()) break;
       // The depth-1 iteration must stay one position per move: no
       // extension for an extra turn there.
       const PlayerValues v =
           Next(root_, child, depth, depth > 1 ? 0 : limits_.extensions);
-      if (aborted_) break;
+      if (counter_.aborted()) break;
       root.Record(k, v[me_]);
     }
-    if (aborted_) {
+    if (counter_.aborted()) {
       result.cut_short = true;
       break;
     }
@@ -190,7 +171,7 @@ SearchResult MaxN::Run() {
     result.depth = depth;
     if (!depth_cut_) break;  // Every line was searched to its end.
   }
-  result.nodes = nodes_;
+  result.nodes = counter_.nodes();
   return result;
 }
 

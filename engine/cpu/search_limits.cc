@@ -14,4 +14,11 @@ bool LimitReached(const SearchLimits& limits, std::uint64_t nodes,
          std::chrono::steady_clock::now() >= limits.deadline;
 }
 
+void NodeCounter::Expand(const State& s, int pit, State& child) {
+  child = s;
+  child.Apply(pit);
+  ++nodes_;
+  if (armed_) aborted_ = LimitReached(limits_, nodes_, next_check_);
+}
+
 }  // namespace mancala::engine::cpu

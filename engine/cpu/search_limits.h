@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 
+#include "engine/state.h"
+
 namespace mancala::engine::cpu {
 
 inline constexpr int kMaxSearchDepth = 64;
@@ -55,6 +57,33 @@ inline constexpr std::uint64_t kLimitCheckInterval = 256;
 // further (start it at 0 to read them on the first call).
 bool LimitReached(const SearchLimits& limits, std::uint64_t nodes,
                   std::uint64_t& next_check);
+
+// The positions one search generates, and whether its limits have ended
+// it. Limits apply once Arm() is called, so a search can always finish its
+// first iteration (one position per legal root move).
+class NodeCounter {
+ public:
+  explicit NodeCounter(const SearchLimits& limits) : limits_(limits) {}
+
+  // `child` = `s` after `pit`; counts the position and, once armed, sets
+  // aborted() when a limit is reached.
+  void Expand(const State& s, int pit, State& child);
+  // From now on the limits apply; `stop` and the clock are read at the next
+  // Expand.
+  void Arm() {
+    armed_ = true;
+    next_check_ = 0;
+  }
+  bool aborted() const { return aborted_; }
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  const SearchLimits& limits_;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t next_check_ = kLimitCheckInterval;
+  bool armed_ = false;
+  bool aborted_ = false;
+};
 
 }  // namespace mancala::engine::cpu
 
