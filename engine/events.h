@@ -37,12 +37,12 @@ struct Place {
 };
 
 enum class EventType {
-  kPickUp,    // `count` seeds lifted from `place` (the chosen pit; a relay).
-  kDrop,      // One seed dropped at `place`.
-  kCapture,   // `count` seeds moved from `place` into `player`'s store.
+  kPickUp,   // `count` seeds lifted from `place` (the chosen pit; a relay).
+  kDrop,     // One seed dropped at `place`.
+  kCapture,  // `count` seeds moved from `place` into `player`'s store.
   kGrandSlamNullified,  // Oware O.6 no_capture: the capture was forfeited.
   kExtraTurn,           // `player` moves again (K.4, C.5, MB.10).
-  kFinish,    // `player` emptied their side and got `rank` (MB.11).
+  kFinish,              // `player` emptied their side and got `rank` (MB.11).
   kResign,    // `player` resigned and got `rank` (MB.13, two players: loss).
   kSweep,     // `count` seeds moved from pit `place` into its owner's store
               // at the end of the game (K.9, C.10, O.8, O.11).
@@ -61,21 +61,21 @@ struct Event {
 
 // One move (or resignation) as it happened.
 struct MoveRecord {
-  int player = -1;   // Mover (or resigner).
-  int pit = -1;      // Chosen pit; -1 for a resignation.
+  int player = -1;  // Mover (or resigner).
+  int pit = -1;     // Chosen pit; -1 for a resignation.
   std::vector<Event> events;
 
   // Totals, as annotated in ../shared/conformance.
-  int sown = 0;        // Seeds lifted: from the chosen pit, plus every
-                       // Congkak relay pick-up (C.4), i.e. seeds dropped.
-  int relays = 0;      // Congkak relay pick-ups (C.4).
-  int captured = 0;    // Seeds moved to the mover's store by captures,
-                       // including the capturing seed (Kalah K.5, Congkak
-                       // C.7a/C.7b); Oware: seeds taken by O.5.
+  int sown = 0;      // Seeds lifted: from the chosen pit, plus every
+                     // Congkak relay pick-up (C.4), i.e. seeds dropped.
+  int relays = 0;    // Congkak relay pick-ups (C.4).
+  int captured = 0;  // Seeds moved to the mover's store by captures,
+                     // including the capturing seed (Kalah K.5, Congkak
+                     // C.7a/C.7b); Oware: seeds taken by O.5.
   bool extra_turn = false;
-  bool finished = false;              // Mancala Basic: the mover finished.
-  bool grand_slam_nullified = false;  // Oware.
-  bool must_feed = false;             // Oware: the move was made under O.4.
+  bool finished = false;                 // Mancala Basic: the mover finished.
+  bool grand_slam_nullified = false;     // Oware.
+  bool must_feed = false;                // Oware: the move was made under O.4.
   std::array<int, kMaxPlayers> swept{};  // End-of-game sweep per player.
 
   // Empties the record for reuse, keeping the events' capacity.

@@ -46,10 +46,10 @@ struct GameAccess {
   // not ranked yet by their stores (K.10, O.13, C.11; draw = [1, 1]); sets
   // winner (the unique rank-1 player, else -1), remaining, end_reason,
   // to_move = -1; emits kGameOver.
-  static void EndGame(State& s, EndReason reason, bool sweep,
-                      MoveRecord* rec);
+  static void EndGame(State& s, EndReason reason, bool sweep, MoveRecord* rec);
 
-  // --- Kalah (kalah.cc), shared with Congkak ----------------------------------
+  // --- Kalah (kalah.cc), shared with Congkak
+  // ----------------------------------
 
   static void ApplyKalah(State& s, int pit, MoveRecord* rec);
   // K.5/K.6 and C.7a/C.7b: the mover's last seed fell into own pit `pit`,
@@ -57,8 +57,7 @@ struct GameAccess {
   // opposite pit is non-empty; else the seed stays, or goes to the store
   // under `seed_to_store`. Returns the seeds moved to the store.
   static int CaptureOpposite(State& s, int mover, int pit,
-                             EmptyOpposite if_opposite_empty,
-                             MoveRecord* rec);
+                             EmptyOpposite if_opposite_empty, MoveRecord* rec);
   // K.4/K.8/K.8'/K.9 and C.5/C.10: passes the turn (or keeps it after an
   // extra turn) and ends the game under the end rule.
   static void EndTurnWithStores(State& s, int mover, bool extra_turn,

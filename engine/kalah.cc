@@ -86,7 +86,7 @@ void GameAccess::EndTurnWithStores(State& s, int mover, bool extra_turn,
   s.to_move_ = next;
   const bool over = s.rules_.end_rule == EndRule::kMoverEmpty
                         ? RowEmpty(s, next)  // K.8 / C.10 mover_empty.
-                        : RowEmpty(s, 0) || RowEmpty(s, 1);  // K.8'.
+                        : RowEmpty(s, 0) || RowEmpty(s, 1);          // K.8'.
   if (over) EndGame(s, EndReason::kSideEmpty, /*sweep=*/true, rec);  // K.9.
 }
 

@@ -5,14 +5,14 @@
 // every name against the game's list, and turns each value into the Rules
 // field it controls. Errors name the option and the allowed values.
 
+#include "engine/rules.h"
+
 #include <charconv>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "engine/rules.h"
 
 namespace mancala::engine {
 namespace {
@@ -52,10 +52,14 @@ const std::vector<OptionSpec>& Specs(Game game) {
       {"opening", "alternating"},
   };
   switch (game) {
-    case Game::kKalah: return kKalah;
-    case Game::kOware: return kOware;
-    case Game::kCongkak: return kCongkak;
-    case Game::kMancalaBasic: return kBasic;
+    case Game::kKalah:
+      return kKalah;
+    case Game::kOware:
+      return kOware;
+    case Game::kCongkak:
+      return kCongkak;
+    case Game::kMancalaBasic:
+      return kBasic;
   }
   return kKalah;
 }
@@ -77,8 +81,7 @@ std::optional<bool> ParseBool(std::string_view s) {
 
 std::string_view OnOff(bool b) { return b ? "on" : "off"; }
 
-RulesError BadValue(Game game, const OptionSpec& spec,
-                    std::string_view got) {
+RulesError BadValue(Game game, const OptionSpec& spec, std::string_view got) {
   return {"option \"" + std::string(spec.name) + "\" for " +
           std::string(GameName(game)) + " must be one of " +
           std::string(spec.allowed) + " (got \"" + std::string(got) + "\")"};
@@ -104,9 +107,12 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
     return b.has_value();
   };
   auto end_rule = [&] {
-    if (value == "mover_empty") r.end_rule = EndRule::kMoverEmpty;
-    else if (value == "any_side_empty") r.end_rule = EndRule::kAnySideEmpty;
-    else return false;
+    if (value == "mover_empty")
+      r.end_rule = EndRule::kMoverEmpty;
+    else if (value == "any_side_empty")
+      r.end_rule = EndRule::kAnySideEmpty;
+    else
+      return false;
     return true;
   };
   switch (r.game) {
@@ -127,9 +133,12 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
     case Game::kOware:
       if (name == "seeds") return in({4, 5, 6}, r.seeds);
       if (name == "grand_slam") {
-        if (value == "no_capture") r.grand_slam = GrandSlam::kNoCapture;
-        else if (value == "illegal") r.grand_slam = GrandSlam::kIllegal;
-        else return false;
+        if (value == "no_capture")
+          r.grand_slam = GrandSlam::kNoCapture;
+        else if (value == "illegal")
+          r.grand_slam = GrandSlam::kIllegal;
+        else
+          return false;
         return true;
       }
       if (name == "cycle_rule") {  // O.11, DECISION O-D2.
@@ -151,10 +160,12 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
       if (name == "end_rule") return end_rule();
       if (name == "capture_requires_lap") return flag(r.capture_requires_lap);
       if (name == "empty_opposite") {
-        if (value == "seed_stays") r.empty_opposite = EmptyOpposite::kSeedStays;
+        if (value == "seed_stays")
+          r.empty_opposite = EmptyOpposite::kSeedStays;
         else if (value == "seed_to_store")
           r.empty_opposite = EmptyOpposite::kSeedToStore;
-        else return false;
+        else
+          return false;
         return true;
       }
       if (name == "empty_opponent_house") {
@@ -185,10 +196,14 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
 
 std::string_view GameName(Game game) {
   switch (game) {
-    case Game::kKalah: return "kalah";
-    case Game::kOware: return "oware";
-    case Game::kCongkak: return "congkak";
-    case Game::kMancalaBasic: return "mancala_basic";
+    case Game::kKalah:
+      return "kalah";
+    case Game::kOware:
+      return "oware";
+    case Game::kCongkak:
+      return "congkak";
+    case Game::kMancalaBasic:
+      return "mancala_basic";
   }
   return "";
 }

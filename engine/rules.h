@@ -43,16 +43,16 @@ struct Rules {
   int pits = 6;     // Pits (houses) per player.
   int seeds = 4;    // Seeds per pit at the start ("stones" in Mancala Basic).
 
-  EndRule end_rule = EndRule::kMoverEmpty;    // Kalah, Congkak.
-  bool determine_all_ranks = true;            // Mancala Basic (MB.11b/c).
+  EndRule end_rule = EndRule::kMoverEmpty;       // Kalah, Congkak.
+  bool determine_all_ranks = true;               // Mancala Basic (MB.11b/c).
   GrandSlam grand_slam = GrandSlam::kNoCapture;  // Oware.
   // Oware O.11: 0 = `repetition_ends`; > 0 = `move_cap:<plies>`, the game
   // ends after that many plies, each player taking their own row.
   int move_cap = 0;
-  bool capture_requires_lap = false;                   // Congkak C.7c.
+  bool capture_requires_lap = false;                         // Congkak C.7c.
   EmptyOpposite empty_opposite = EmptyOpposite::kSeedStays;  // Congkak.
   EmptyOpponentHouse empty_opponent_house =
-      EmptyOpponentHouse::kSeedStays;                        // Congkak.
+      EmptyOpponentHouse::kSeedStays;  // Congkak.
   // Mancala Basic MB.4 series setting: the next game's first player is the
   // seat after this game's first player. Kept so Options() round-trips; the
   // engine itself ignores it (the server picks `first_player`).

@@ -15,44 +15,67 @@ namespace mancala::engine {
 
 std::string_view EventTypeName(EventType type) {
   switch (type) {
-    case EventType::kPickUp: return "pick_up";
-    case EventType::kDrop: return "drop";
-    case EventType::kCapture: return "capture";
-    case EventType::kGrandSlamNullified: return "grand_slam_nullified";
-    case EventType::kExtraTurn: return "extra_turn";
-    case EventType::kFinish: return "finish";
-    case EventType::kResign: return "resign";
-    case EventType::kSweep: return "sweep";
-    case EventType::kGameOver: return "game_over";
+    case EventType::kPickUp:
+      return "pick_up";
+    case EventType::kDrop:
+      return "drop";
+    case EventType::kCapture:
+      return "capture";
+    case EventType::kGrandSlamNullified:
+      return "grand_slam_nullified";
+    case EventType::kExtraTurn:
+      return "extra_turn";
+    case EventType::kFinish:
+      return "finish";
+    case EventType::kResign:
+      return "resign";
+    case EventType::kSweep:
+      return "sweep";
+    case EventType::kGameOver:
+      return "game_over";
   }
   return "";
 }
 
 std::string_view MoveErrorMessage(MoveError error) {
   switch (error) {
-    case MoveError::kGameOver: return "the game is over";
-    case MoveError::kPitOutOfRange: return "no such pit";
-    case MoveError::kPitEmpty: return "the chosen pit is empty";
+    case MoveError::kGameOver:
+      return "the game is over";
+    case MoveError::kPitOutOfRange:
+      return "no such pit";
+    case MoveError::kPitEmpty:
+      return "the chosen pit is empty";
     case MoveError::kNotLegal:
       return "the move is not allowed here (must feed the opponent, or a "
              "forbidden grand slam)";
-    case MoveError::kNotActive: return "the player is no longer playing";
+    case MoveError::kNotActive:
+      return "the player is no longer playing";
   }
   return "";
 }
 
 std::string_view EndReasonName(EndReason reason) {
   switch (reason) {
-    case EndReason::kNone: return "";
-    case EndReason::kSideEmpty: return "side_empty";
-    case EndReason::kMajority: return "majority";
-    case EndReason::kNoLegalMove: return "no_legal_move";
-    case EndReason::kRepetition: return "repetition";
-    case EndReason::kMoveCap: return "move_cap";
-    case EndReason::kEmptiedSide: return "emptied_side";
-    case EndReason::kAllRanksDetermined: return "all_ranks_determined";
-    case EndReason::kFirstFinisher: return "first_finisher";
-    case EndReason::kResignation: return "resignation";
+    case EndReason::kNone:
+      return "";
+    case EndReason::kSideEmpty:
+      return "side_empty";
+    case EndReason::kMajority:
+      return "majority";
+    case EndReason::kNoLegalMove:
+      return "no_legal_move";
+    case EndReason::kRepetition:
+      return "repetition";
+    case EndReason::kMoveCap:
+      return "move_cap";
+    case EndReason::kEmptiedSide:
+      return "emptied_side";
+    case EndReason::kAllRanksDetermined:
+      return "all_ranks_determined";
+    case EndReason::kFirstFinisher:
+      return "first_finisher";
+    case EndReason::kResignation:
+      return "resignation";
   }
   return "";
 }
@@ -173,8 +196,8 @@ State::State(const Rules& rules, int first_player) : rules_(rules) {
     active_[p] = true;
     for (int i = 0; i < rules.pits; ++i) board_.pits[p][i] = rules.seeds;
   }
-  to_move_ = first_player >= 0 && first_player < rules.players ? first_player
-                                                                : 0;
+  to_move_ =
+      first_player >= 0 && first_player < rules.players ? first_player : 0;
   outcome_.pre_sweep = board_;
   if (rules.game == Game::kMancalaBasic) {
     outcome_.finish_order.reserve(kMaxPlayers);
@@ -190,9 +213,9 @@ std::variant<State, RulesError> State::FromBoard(
   auto error = [](std::string m) { return RulesError{std::move(m)}; };
   if (board.players != rules.players || board.pits_per_player != rules.pits) {
     return error("board has " + std::to_string(board.players) + " x " +
-                 std::to_string(board.pits_per_player) + " pits; the rules want " +
-                 std::to_string(rules.players) + " x " +
-                 std::to_string(rules.pits));
+                 std::to_string(board.pits_per_player) +
+                 " pits; the rules want " + std::to_string(rules.players) +
+                 " x " + std::to_string(rules.pits));
   }
   long total = 0;
   for (int p = 0; p < kMaxPlayers; ++p) {
@@ -205,8 +228,8 @@ std::variant<State, RulesError> State::FromBoard(
       const int seeds = board.pits[p][i];
       const bool on_board = p < rules.players && i < rules.pits;
       if (seeds < 0 || (!on_board && seeds != 0)) {
-        return error("bad seed count at player " + std::to_string(p) +
-                     " pit " + std::to_string(i));
+        return error("bad seed count at player " + std::to_string(p) + " pit " +
+                     std::to_string(i));
       }
       total += seeds;
     }
@@ -294,9 +317,15 @@ std::optional<MoveError> State::Apply(int pit, MoveRecord* record) {
   }
   ++ply_;
   switch (rules_.game) {
-    case Game::kKalah: GameAccess::ApplyKalah(*this, pit, record); break;
-    case Game::kCongkak: GameAccess::ApplyCongkak(*this, pit, record); break;
-    case Game::kOware: GameAccess::ApplyOware(*this, pit, record); break;
+    case Game::kKalah:
+      GameAccess::ApplyKalah(*this, pit, record);
+      break;
+    case Game::kCongkak:
+      GameAccess::ApplyCongkak(*this, pit, record);
+      break;
+    case Game::kOware:
+      GameAccess::ApplyOware(*this, pit, record);
+      break;
     case Game::kMancalaBasic:
       GameAccess::ApplyBasic(*this, pit, record);
       break;

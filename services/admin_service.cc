@@ -6,8 +6,8 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
-#include "services/resource_names.h"
 #include "services/rating_service.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 namespace {
@@ -16,8 +16,7 @@ using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 
 grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-               message);
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
 }
 
 grpc::Status BadToken() {
@@ -28,13 +27,21 @@ grpc::Status BadToken() {
 std::optional<MatchStatus> StatusFilter(v1::Match::State s, bool* bad) {
   *bad = false;
   switch (s) {
-    case v1::Match::STATE_UNSPECIFIED: return std::nullopt;
-    case v1::Match::WAITING: return MatchStatus::kWaiting;
-    case v1::Match::IN_PROGRESS: return MatchStatus::kInProgress;
-    case v1::Match::FINISHED: return MatchStatus::kFinished;
-    case v1::Match::CANCELLED: return MatchStatus::kCancelled;
-    case v1::Match::ABORTED: return MatchStatus::kAborted;
-    default: *bad = true; return std::nullopt;
+    case v1::Match::STATE_UNSPECIFIED:
+      return std::nullopt;
+    case v1::Match::WAITING:
+      return MatchStatus::kWaiting;
+    case v1::Match::IN_PROGRESS:
+      return MatchStatus::kInProgress;
+    case v1::Match::FINISHED:
+      return MatchStatus::kFinished;
+    case v1::Match::CANCELLED:
+      return MatchStatus::kCancelled;
+    case v1::Match::ABORTED:
+      return MatchStatus::kAborted;
+    default:
+      *bad = true;
+      return std::nullopt;
   }
 }
 
@@ -89,9 +96,12 @@ grpc::Status AdminServiceImpl::ListMatches(
   } else if (!request->ranking().empty()) {
     return Invalid("ranking must be 'ranked', 'casual' or empty");
   }
-  if (request->has_create_time_from()) f.created_from_ms = Ms(request->create_time_from());
-  if (request->has_create_time_to()) f.created_to_ms = Ms(request->create_time_to());
-  if (request->has_end_time_from()) f.ended_from_ms = Ms(request->end_time_from());
+  if (request->has_create_time_from())
+    f.created_from_ms = Ms(request->create_time_from());
+  if (request->has_create_time_to())
+    f.created_to_ms = Ms(request->create_time_to());
+  if (request->has_end_time_from())
+    f.ended_from_ms = Ms(request->end_time_from());
   if (request->has_end_time_to()) f.ended_to_ms = Ms(request->end_time_to());
   std::optional<int> size = PageSize(request->page_size(), 50, 500);
   if (!size.has_value()) return Invalid("page_size must be >= 0");
@@ -133,7 +143,8 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
     v1::MatchHistory* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
+    return s;
   if (grpc::Status s = matches_.Get(id, "", response->mutable_match());
       !s.ok()) {
     return s;
@@ -165,16 +176,16 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
                                          v1::VoidMatchResponse* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
+    return s;
   if (request->reason().empty()) return Invalid("reason is required");
   if (request->reason().size() > 1000 || request->actor().size() > 100) {
     return Invalid("reason (1000) or actor (100) is too long");
   }
   int recomputed = 0;
-  if (grpc::Status s = matches_.VoidMatch(id, request->reason(),
-                                          request->actor(),
-                                          response->mutable_match(),
-                                          &recomputed);
+  if (grpc::Status s =
+          matches_.VoidMatch(id, request->reason(), request->actor(),
+                             response->mutable_match(), &recomputed);
       !s.ok()) {
     return s;
   }
@@ -223,7 +234,8 @@ grpc::Status AdminServiceImpl::VerifyMatch(
     v1::VerifyMatchResponse* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) return s;
+  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
+    return s;
   return matches_.Verify(id, response);
 }
 

@@ -17,7 +17,9 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   // `admin_token` empty disables the service (every call is denied).
   AdminServiceImpl(storage::Store& store, LiveMatches& matches,
                    std::string admin_token)
-      : store_(store), matches_(matches), admin_token_(std::move(admin_token)) {}
+      : store_(store),
+        matches_(matches),
+        admin_token_(std::move(admin_token)) {}
 
   grpc::Status ListMatches(grpc::ServerContext* context,
                            const v1::ListMatchesRequest* request,

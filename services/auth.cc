@@ -70,7 +70,8 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
     return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
                  "authorization metadata must be 'Bearer <token>'");
   }
-  auto found = store.FindPlayerByTokenHash(HashToken(value.substr(kPrefix.size())));
+  auto found =
+      store.FindPlayerByTokenHash(HashToken(value.substr(kPrefix.size())));
   if (absl::IsNotFound(found.status())) {
     return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
                  "the bearer token belongs to no player");

@@ -7,9 +7,9 @@
 #ifndef MANCALA_SERVICES_AUTH_H_
 #define MANCALA_SERVICES_AUTH_H_
 
-#include <string>
-
 #include <grpcpp/grpcpp.h>
+
+#include <string>
 
 #include "storage/store.h"
 
@@ -29,8 +29,7 @@ std::string HashToken(const std::string& token);
 // authorization metadata is missing, malformed or names no player;
 // UNAVAILABLE if the store fails.
 grpc::Status Authenticate(const grpc::ServerContextBase& context,
-                          storage::Store& store,
-                          storage::PlayerRecord* player);
+                          storage::Store& store, storage::PlayerRecord* player);
 
 // Like Authenticate, but a call without authorization metadata is fine
 // (anonymous: `player` is left empty); a bad or unknown token still fails.

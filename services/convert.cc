@@ -4,11 +4,16 @@ namespace mancala::services {
 
 std::optional<std::string> GameName(v1::Game game) {
   switch (game) {
-    case v1::KALAH: return "kalah";
-    case v1::OWARE: return "oware";
-    case v1::CONGKAK: return "congkak";
-    case v1::MANCALA_BASIC: return "mancala_basic";
-    default: return std::nullopt;
+    case v1::KALAH:
+      return "kalah";
+    case v1::OWARE:
+      return "oware";
+    case v1::CONGKAK:
+      return "congkak";
+    case v1::MANCALA_BASIC:
+      return "mancala_basic";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -34,16 +39,24 @@ namespace {
 v1::MoveEvent::Type TypeToProto(engine::EventType t) {
   using engine::EventType;
   switch (t) {
-    case EventType::kPickUp: return v1::MoveEvent::PICK_UP;
-    case EventType::kDrop: return v1::MoveEvent::DROP;
-    case EventType::kCapture: return v1::MoveEvent::CAPTURE;
+    case EventType::kPickUp:
+      return v1::MoveEvent::PICK_UP;
+    case EventType::kDrop:
+      return v1::MoveEvent::DROP;
+    case EventType::kCapture:
+      return v1::MoveEvent::CAPTURE;
     case EventType::kGrandSlamNullified:
       return v1::MoveEvent::GRAND_SLAM_NULLIFIED;
-    case EventType::kExtraTurn: return v1::MoveEvent::EXTRA_TURN;
-    case EventType::kFinish: return v1::MoveEvent::FINISH;
-    case EventType::kResign: return v1::MoveEvent::RESIGN;
-    case EventType::kSweep: return v1::MoveEvent::SWEEP;
-    case EventType::kGameOver: return v1::MoveEvent::GAME_OVER;
+    case EventType::kExtraTurn:
+      return v1::MoveEvent::EXTRA_TURN;
+    case EventType::kFinish:
+      return v1::MoveEvent::FINISH;
+    case EventType::kResign:
+      return v1::MoveEvent::RESIGN;
+    case EventType::kSweep:
+      return v1::MoveEvent::SWEEP;
+    case EventType::kGameOver:
+      return v1::MoveEvent::GAME_OVER;
   }
   return v1::MoveEvent::TYPE_UNSPECIFIED;
 }

@@ -1,9 +1,9 @@
 #include "services/cpu_worker.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <functional>
-
-#include <spdlog/spdlog.h>
 
 #include "engine/cpu/cpu_player.h"
 
@@ -53,8 +53,8 @@ void CpuWorker::Run() {
     const int pit = engine::ChooseMove(turn->state, options);
     grpc::Status s = matches_.PlayCpu(*turn, pit);
     if (!s.ok() && s.error_code() != grpc::StatusCode::ABORTED) {
-      spdlog::warn("CPU move in match {} at ply {} failed: {}",
-                   turn->match_id, turn->ply, s.error_message());
+      spdlog::warn("CPU move in match {} at ply {} failed: {}", turn->match_id,
+                   turn->ply, s.error_message());
     }
   }
 }

@@ -26,8 +26,7 @@ class CpuWorker {
  public:
   // Starts `threads` workers that play turns on `matches`; a move at level
   // L may think for at most budget_ms[L - 1] milliseconds.
-  CpuWorker(LiveMatches& matches, int threads,
-            std::array<int, 4> budget_ms);
+  CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms);
   // Stops the workers; queued turns are dropped (they are replayed from the
   // store at the next start).
   ~CpuWorker();

@@ -9,10 +9,10 @@
 #ifndef MANCALA_SERVICES_ERRORS_H_
 #define MANCALA_SERVICES_ERRORS_H_
 
+#include <grpcpp/grpcpp.h>
+
 #include <map>
 #include <string>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/status/status.h"
 

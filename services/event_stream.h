@@ -10,13 +10,13 @@
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_
 #define MANCALA_SERVICES_EVENT_STREAM_H_
 
+#include <grpcpp/grpcpp.h>
+
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 namespace mancala::services {
 
@@ -114,7 +114,9 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
       : sink_(std::move(sink)), on_done_(std::move(on_done)) {}
 
   // Attaches to the sink and starts writing what is queued.
-  void Start() { Run([this] { sink_->reactor_ = this; }); }
+  void Start() {
+    Run([this] { sink_->reactor_ = this; });
+  }
 
   void OnWriteDone(bool ok) override {
     Run([this, ok] {

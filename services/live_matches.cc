@@ -112,8 +112,8 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
       !s.ok()) {
     return s;
   }
-  auto live = std::make_shared<Live>(*record,
-                                     engine::State(rules, record->first_seat));
+  auto live =
+      std::make_shared<Live>(*record, engine::State(rules, record->first_seat));
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -125,8 +125,8 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
                              : live->state.Apply(row.pit);
       if (err.has_value()) {
         return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
-                     "stored move at ply " + std::to_string(row.ply) +
-                         " of " + MatchName(id) + " does not replay: " +
+                     "stored move at ply " + std::to_string(row.ply) + " of " +
+                         MatchName(id) + " does not replay: " +
                          std::string(engine::MoveErrorMessage(*err)));
       }
     }
@@ -135,16 +135,15 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   for (const SeatRecord& seat : record->seats) {
     switch (seat.kind) {
       case SeatRecord::Kind::kCpu:
-        live->display_names.push_back(
-            "CPU (level " + std::to_string(seat.cpu_level) + ")");
+        live->display_names.push_back("CPU (level " +
+                                      std::to_string(seat.cpu_level) + ")");
         break;
       case SeatRecord::Kind::kOpen:
         live->display_names.push_back("(open)");
         break;
       case SeatRecord::Kind::kPlayer: {
         auto player = store_.GetPlayer(seat.player_id);
-        live->display_names.push_back(player.ok() ? player->display_name
-                                                  : "");
+        live->display_names.push_back(player.ok() ? player->display_name : "");
         break;
       }
     }
@@ -181,7 +180,8 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   record.turn_limit_s = request.turn_limit_s;
   record.rotate_first_player = request.rotate_first_player;
   bool open = false;
-  for (const SeatRecord& s : record.seats) open |= s.kind == SeatRecord::Kind::kOpen;
+  for (const SeatRecord& s : record.seats)
+    open |= s.kind == SeatRecord::Kind::kOpen;
   record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
   if (open) record.invite_code = NewInviteCode();
   if (absl::Status s = store_.CreateMatch(record); !s.ok()) {
@@ -231,8 +231,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     if (rec.ranked) {
       for (size_t i = 0; i < rec.seats.size(); ++i) {
         if (live->HoldsSeat(player_id, i)) {
-          return Error(grpc::StatusCode::FAILED_PRECONDITION,
-                       "ALREADY_SEATED",
+          return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEATED",
                        "you already hold seat " + std::to_string(i) +
                            "; nobody holds two seats in a ranked match");
         }
@@ -283,8 +282,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
 }
 
 grpc::Status LiveMatches::Cancel(const std::string& id,
-                                 const std::string& player_id,
-                                 v1::Match* out) {
+                                 const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::lock_guard lock(live->mu);
@@ -295,8 +293,9 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
   }
   if (rec.status != MatchStatus::kWaiting) {
     return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_STARTED",
-                 MatchName(id) + " has already started (or ended); resign "
-                 "instead");
+                 MatchName(id) +
+                     " has already started (or ended); resign "
+                     "instead");
   }
   storage::MatchRecord next = rec;
   next.status = MatchStatus::kCancelled;
@@ -409,8 +408,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
 }
 
 grpc::Status LiveMatches::Watch(const std::string& id,
-                                const std::string& viewer_id,
-                                int64_t after_ply,
+                                const std::string& viewer_id, int64_t after_ply,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
@@ -422,8 +420,8 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   // Catch-up under the match lock: no move can slip between the stored
   // moves and the live ones.
   if (after_ply < live->record.ply) {
-    auto rows = store_.ListMoves(id, after_ply + 1,
-                                 live->record.ply - after_ply);
+    auto rows =
+        store_.ListMoves(id, after_ply + 1, live->record.ply - after_ply);
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;

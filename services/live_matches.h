@@ -24,6 +24,8 @@
 #ifndef MANCALA_SERVICES_LIVE_MATCHES_H_
 #define MANCALA_SERVICES_LIVE_MATCHES_H_
 
+#include <grpcpp/grpcpp.h>
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -32,8 +34,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "engine/state.h"
 #include "mancala/v1/admin_service.pb.h"
@@ -45,15 +45,15 @@
 namespace mancala::services {
 
 struct LiveMatchesOptions {
-  int64_t grace_ms = 20'000;   // Presence grace period after the last call.
-  int standin_level = 2;       // CPU level that plays for absent players.
+  int64_t grace_ms = 20'000;  // Presence grace period after the last call.
+  int standin_level = 2;      // CPU level that plays for absent players.
 };
 
 // A request to create a match, already checked for shape by the service.
 struct NewMatch {
   std::string creator_id;
-  std::string game;                    // Engine wire name.
-  engine::OptionMap options;           // Without rotate_first_player.
+  std::string game;           // Engine wire name.
+  engine::OptionMap options;  // Without rotate_first_player.
   std::vector<storage::SeatRecord> seats;
   int first_seat = 0;
   bool ranked = false;
@@ -64,8 +64,8 @@ struct NewMatch {
 // A turn the computer must play.
 struct CpuTurn {
   std::string match_id;
-  int64_t ply = 0;             // The match's ply when announced.
-  engine::State state;         // A copy to search on, off the match lock.
+  int64_t ply = 0;      // The match's ply when announced.
+  engine::State state;  // A copy to search on, off the match lock.
   int level = 0;
   v1::Move::CpuReason reason = v1::Move::CPU_REASON_UNSPECIFIED;
   // Set when the search is no longer wanted (the player came back, the
@@ -176,7 +176,7 @@ class LiveMatches {
   std::function<void(CpuTurn)> on_cpu_turn_;
 
   std::mutex ratings_mu_;  // Serializes rating updates (see RateEnd).
-  std::mutex mu_;  // Guards matches_.
+  std::mutex mu_;          // Guards matches_.
   std::unordered_map<std::string, LivePtr> matches_;
 };
 

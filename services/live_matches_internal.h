@@ -20,11 +20,11 @@ struct LiveMatches::Live {
   std::vector<std::string> display_names;  // Per seat.
 
   // Turn clock and presence: memory only, restarted at load (see header).
-  int64_t deadline_ms = 0;                 // 0 = no limit or not running.
-  std::vector<SeatPresence> presence;      // Per seat.
-  std::vector<bool> announced_present;     // Last presence broadcast.
-  std::vector<bool> standing_in;           // The CPU plays for this seat.
-  int64_t cpu_queued_ply = -1;             // A CpuTurn for this ply is out.
+  int64_t deadline_ms = 0;              // 0 = no limit or not running.
+  std::vector<SeatPresence> presence;   // Per seat.
+  std::vector<bool> announced_present;  // Last presence broadcast.
+  std::vector<bool> standing_in;        // The CPU plays for this seat.
+  int64_t cpu_queued_ply = -1;          // A CpuTurn for this ply is out.
   std::shared_ptr<std::atomic<bool>> cpu_stop;
 
   std::vector<std::shared_ptr<WatchSink>> watchers;
@@ -44,8 +44,7 @@ struct LiveMatches::Live {
   }
   bool HoldsSeat(const std::string& player_id, size_t seat) const {
     const storage::SeatRecord& s = record.seats[seat];
-    return !player_id.empty() &&
-           s.kind == storage::SeatRecord::Kind::kPlayer &&
+    return !player_id.empty() && s.kind == storage::SeatRecord::Kind::kPlayer &&
            s.player_id == player_id;
   }
   // Stops a CPU search in flight and forgets it was queued.

@@ -1,10 +1,10 @@
 // mancalad: the mancala match server. Flags only; wiring is in server.cc.
 
-#include <csignal>
-#include <thread>
+#include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
+#include <csignal>
+#include <thread>
 
 #include "services/server.h"
 
@@ -64,11 +64,11 @@ int main(int argc, char** argv) {
       ->envname("MANCALAD_ADMIN_TOKEN");
   CLI11_PARSE(app, argc, argv);
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
-  options.grace = std::chrono::milliseconds(
-      static_cast<int64_t>(grace_seconds * 1000));
+  options.grace =
+      std::chrono::milliseconds(static_cast<int64_t>(grace_seconds * 1000));
   options.tick = std::chrono::milliseconds(tick_ms);
-  options.cpu_fallback = std::chrono::milliseconds(
-      static_cast<int64_t>(fallback_seconds * 1000));
+  options.cpu_fallback =
+      std::chrono::milliseconds(static_cast<int64_t>(fallback_seconds * 1000));
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;
@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   // The line scripts and tests wait for; keep its shape.
-  spdlog::info("mancalad listening on port {} (database {})",
-               (*server)->port(), options.db_path);
+  spdlog::info("mancalad listening on port {} (database {})", (*server)->port(),
+               options.db_path);
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);

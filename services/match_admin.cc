@@ -48,8 +48,8 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
   audit.action = "void_match";
   audit.target = MatchName(id);
   audit.reason = reason;
-  if (absl::Status s = store_.VoidMatch(id, reason, game, changes, ratings,
-                                        audit);
+  if (absl::Status s =
+          store_.VoidMatch(id, reason, game, changes, ratings, audit);
       !s.ok()) {
     if (absl::IsFailedPrecondition(s)) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",

@@ -24,7 +24,8 @@ grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
     case engine::MoveError::kPitOutOfRange:
       return Error(grpc::StatusCode::INVALID_ARGUMENT, "PIT_OUT_OF_RANGE",
                    pit_s + " is out of range: pits are numbered 0.." +
-                       std::to_string(pits - 1) + " on your own side", md);
+                       std::to_string(pits - 1) + " on your own side",
+                   md);
     case engine::MoveError::kPitEmpty:
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_EMPTY",
                    pit_s + " is empty; legal pits: " + list, md);
@@ -32,7 +33,8 @@ grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_NOT_LEGAL",
                    pit_s + " is not allowed here (" +
                        std::string(engine::MoveErrorMessage(error)) +
-                       "); legal pits: " + list, md);
+                       "); legal pits: " + list,
+                   md);
     case engine::MoveError::kGameOver:
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
                    "the match is over");
@@ -89,9 +91,9 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
       if (first.ok()) {
         if (!live->HoldsSeat(move.player_id, first->seat) ||
             !out->ParseFromString(first->reply)) {
-          return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-                       "request_id '" + move.request_id +
-                           "' was used for another move");
+          return Error(
+              grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
+              "request_id '" + move.request_id + "' was used for another move");
         }
         return grpc::Status::OK;
       }
@@ -102,14 +104,14 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     const engine::State& state = live->state;
     const int pits = state.rules().pits;
     if (move.pit < 0 || move.pit >= pits) {
-      return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit,
-                             pits, {});
+      return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
+                             {});
     }
     if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
     if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
       return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
-                   "the match is at ply " + std::to_string(rec.ply) +
-                       ", not " + std::to_string(*move.expected_ply),
+                   "the match is at ply " + std::to_string(rec.ply) + ", not " +
+                       std::to_string(*move.expected_ply),
                    {{"ply", std::to_string(rec.ply)}});
     }
     const int seat = state.to_move();
@@ -119,9 +121,9 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                        live->display_names[seat] + ")",
                    {{"to_move", std::to_string(seat)}});
     }
-    if (grpc::Status s = Record(*live, seat, move.pit,
-                                v1::Move::CPU_REASON_UNSPECIFIED,
-                                move.request_id, out);
+    if (grpc::Status s =
+            Record(*live, seat, move.pit, v1::Move::CPU_REASON_UNSPECIFIED,
+                   move.request_id, out);
         !s.ok()) {
       return s;
     }
@@ -160,8 +162,7 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
 }
 
 grpc::Status LiveMatches::Resign(const std::string& id,
-                                 const std::string& player_id,
-                                 v1::Match* out) {
+                                 const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
@@ -329,7 +330,8 @@ void LiveMatches::Touch(Live& live, const std::string& player_id) {
     if (live.standing_in[i]) {
       // The player is back: the CPU stops playing for them at once.
       live.standing_in[i] = false;
-      if (!live.state.is_over() && live.state.to_move() == static_cast<int>(i)) {
+      if (!live.state.is_over() &&
+          live.state.to_move() == static_cast<int>(i)) {
         live.CancelCpuTurn();
       }
     }
@@ -377,9 +379,10 @@ std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
   if (live.cpu_queued_ply == live.record.ply) return std::nullopt;
   live.cpu_queued_ply = live.record.ply;
   live.cpu_stop = std::make_shared<std::atomic<bool>>(false);
-  return CpuTurn{live.record.id, live.record.ply, live.state,
-                 facts.cpu_seat ? s.cpu_level : options_.standin_level,
-                 reason, live.cpu_stop};
+  return CpuTurn{
+      live.record.id, live.record.ply,
+      live.state,     facts.cpu_seat ? s.cpu_level : options_.standin_level,
+      reason,         live.cpu_stop};
 }
 
 }  // namespace mancala::services

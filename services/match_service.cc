@@ -16,8 +16,7 @@ namespace {
 using storage::SeatRecord;
 
 grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-               message);
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
 }
 
 // Page tokens are the next ply, in decimal: opaque to clients by contract.
@@ -25,8 +24,8 @@ grpc::Status ParsePageToken(const std::string& token, int64_t* from_ply) {
   *from_ply = 1;
   if (token.empty()) return grpc::Status::OK;
   int64_t value = 0;
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(),
-                                   value);
+  auto [end, ec] =
+      std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size() || value < 1) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
                  "page_token was not returned by ListMoves");
@@ -80,17 +79,18 @@ grpc::Status MatchServiceImpl::CreateMatch(
     if (!ParseSwitch(it->second, &match.rotate_first_player)) {
       return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
                    "option \"rotate_first_player\" must be one of on, off "
-                   "(got \"" + it->second + "\")");
+                   "(got \"" +
+                       it->second + "\")");
     }
     match.options.erase(it);
   }
   const int max_seats = request->game() == v1::MANCALA_BASIC ? 4 : 2;
   const int seats = request->seats_size();
   if (seats < 2 || seats > max_seats) {
-    return Invalid(*game + " takes " +
-                   (max_seats == 2 ? std::string("exactly 2")
-                                   : std::string("2 to 4")) +
-                   " seats, got " + std::to_string(seats));
+    return Invalid(
+        *game + " takes " +
+        (max_seats == 2 ? std::string("exactly 2") : std::string("2 to 4")) +
+        " seats, got " + std::to_string(seats));
   }
   match.ranked = request->ranked();
   bool caller_seated = false;
@@ -124,8 +124,8 @@ grpc::Status MatchServiceImpl::CreateMatch(
       }
       case v1::Seat::CPU:
         record.kind = SeatRecord::Kind::kCpu;
-        record.cpu_level = seat.cpu_level() == 0 ? engine::kDefaultCpuLevel
-                                                 : seat.cpu_level();
+        record.cpu_level =
+            seat.cpu_level() == 0 ? engine::kDefaultCpuLevel : seat.cpu_level();
         if (record.cpu_level < engine::kMinCpuLevel ||
             record.cpu_level > engine::kMaxCpuLevel) {
           return Invalid(where + ".cpu_level must be 1 to 4, got " +
@@ -171,13 +171,13 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
   return matches_.Get(id, viewer.id, response);
 }
 
-grpc::Status MatchServiceImpl::SubmitMove(
-    grpc::ServerContext* context, const v1::SubmitMoveRequest* request,
-    v1::SubmitMoveResponse* response) {
+grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
+                                          const v1::SubmitMoveRequest* request,
+                                          v1::SubmitMoveResponse* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
-                                      &caller, &id);
+  if (grpc::Status s =
+          CallerAndMatch(*context, request->match(), "match", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -197,8 +197,8 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
                                       v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
-                                      &caller, &id);
+  if (grpc::Status s =
+          CallerAndMatch(*context, request->match(), "match", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -209,13 +209,13 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
                                          const v1::ListMovesRequest* request,
                                          v1::ListMovesResponse* response) {
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->parent(), "parent", &id); !s.ok()) {
+  if (grpc::Status s = MatchIdFromName(request->parent(), "parent", &id);
+      !s.ok()) {
     return s;
   }
   if (request->page_size() < 0) return Invalid("page_size must be >= 0");
-  const int limit = request->page_size() == 0
-                        ? 100
-                        : std::min(request->page_size(), 1000);
+  const int limit =
+      request->page_size() == 0 ? 100 : std::min(request->page_size(), 1000);
   int64_t from_ply = 1;
   if (grpc::Status s = ParsePageToken(request->page_token(), &from_ply);
       !s.ok()) {
@@ -257,8 +257,8 @@ grpc::Status MatchServiceImpl::CancelMatch(
     v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s = CallerAndMatch(*context, request->name(), "name",
-                                      &caller, &id);
+  if (grpc::Status s =
+          CallerAndMatch(*context, request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -270,8 +270,8 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
                                        v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s = CallerAndMatch(*context, request->match(), "match",
-                                      &caller, &id);
+  if (grpc::Status s =
+          CallerAndMatch(*context, request->match(), "match", &caller, &id);
       !s.ok()) {
     return s;
   }

@@ -14,11 +14,16 @@ using storage::SeatRecord;
 namespace {
 v1::Match::State StateToProto(MatchStatus s) {
   switch (s) {
-    case MatchStatus::kWaiting: return v1::Match::WAITING;
-    case MatchStatus::kInProgress: return v1::Match::IN_PROGRESS;
-    case MatchStatus::kFinished: return v1::Match::FINISHED;
-    case MatchStatus::kCancelled: return v1::Match::CANCELLED;
-    case MatchStatus::kAborted: return v1::Match::ABORTED;
+    case MatchStatus::kWaiting:
+      return v1::Match::WAITING;
+    case MatchStatus::kInProgress:
+      return v1::Match::IN_PROGRESS;
+    case MatchStatus::kFinished:
+      return v1::Match::FINISHED;
+    case MatchStatus::kCancelled:
+      return v1::Match::CANCELLED;
+    case MatchStatus::kAborted:
+      return v1::Match::ABORTED;
   }
   return v1::Match::STATE_UNSPECIFIED;
 }
@@ -70,8 +75,10 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
     ResultToProto(state, out->mutable_result());
   }
   out->set_first_seat(rec.first_seat);
-  *out->mutable_create_time() = TimeUtil::MillisecondsToTimestamp(rec.created_at_ms);
-  *out->mutable_update_time() = TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
+  *out->mutable_create_time() =
+      TimeUtil::MillisecondsToTimestamp(rec.created_at_ms);
+  *out->mutable_update_time() =
+      TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
   out->set_ranked(rec.ranked);
   out->set_turn_time_limit_seconds(rec.turn_limit_s);
   if (playing && live.deadline_ms > 0) {

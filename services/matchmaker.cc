@@ -4,16 +4,15 @@
 #include <cmath>
 
 #include "engine/rules.h"
+#include "ratings/glicko2.h"
 #include "services/convert.h"
 #include "services/errors.h"
-#include "services/ratings/glicko2.h"
 
 namespace mancala::services {
 namespace {
 
 grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-               message);
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
 }
 
 std::string QueueKey(const NewMatch& shape, int players) {
@@ -47,8 +46,8 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   const int players = request.players() == 0 ? 2 : request.players();
   const int max = request.game() == v1::MANCALA_BASIC ? 4 : 2;
   if (players < 2 || players > max) {
-    return Invalid("players must be " +
-                   std::string(max == 2 ? "2" : "2 to 4") + " for " + *game);
+    return Invalid("players must be " + std::string(max == 2 ? "2" : "2 to 4") +
+                   " for " + *game);
   }
   const int limit = request.turn_time_limit_seconds();
   if (limit != 0 && limit != 30 && limit != 60) {
@@ -65,8 +64,9 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   shape.ranked = request.ranked();
   shape.turn_limit_s = limit;
   if (request.accept_cpu_opponent() && shape.ranked) {
-    return Invalid("accept_cpu_opponent is for casual queues only; ranked "
-                   "matches against the CPU are never rated");
+    return Invalid(
+        "accept_cpu_opponent is for casual queues only; ranked "
+        "matches against the CPU are never rated");
   }
   Entry entry;
   entry.player_id = player_id;
@@ -121,8 +121,9 @@ bool Matchmaker::Cancel(const std::string& player_id) {
     auto it = queue_of_.find(player_id);
     if (it == queue_of_.end()) return false;
     Queue& q = queues_[it->second];
-    auto e = std::find_if(q.entries.begin(), q.entries.end(),
-                          [&](const Entry& x) { return x.player_id == player_id; });
+    auto e =
+        std::find_if(q.entries.begin(), q.entries.end(),
+                     [&](const Entry& x) { return x.player_id == player_id; });
     if (e != q.entries.end()) {
       sink = e->sink;
       q.entries.erase(e);
@@ -146,7 +147,8 @@ void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
     }
     v1::QueueStats::Queue* s = out->add_queues();
     s->set_game(GameFromName(q.shape.game));
-    s->mutable_options()->insert(q.shape.options.begin(), q.shape.options.end());
+    s->mutable_options()->insert(q.shape.options.begin(),
+                                 q.shape.options.end());
     s->set_players(q.players);
     s->set_ranked(q.shape.ranked);
     s->set_turn_time_limit_seconds(q.shape.turn_limit_s);
@@ -206,16 +208,16 @@ void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
     std::vector<std::pair<double, size_t>> near;  // (distance, index).
     for (size_t j = i + 1; j < q.entries.size(); ++j) {
       if (taken[j]) continue;
-      const double d = q.shape.ranked
-                           ? std::abs(q.entries[j].rating - oldest.rating)
-                           : 0.0;
+      const double d =
+          q.shape.ranked ? std::abs(q.entries[j].rating - oldest.rating) : 0.0;
       // The oldest has the widest window; casual queues take anyone.
       if (!q.shape.ranked || d <= Window(oldest, now)) near.push_back({d, j});
     }
     if (static_cast<int>(near.size()) >= q.players - 1) {
       // Closest ratings first; equal distances by arrival (stable sort).
-      std::stable_sort(near.begin(), near.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::stable_sort(
+          near.begin(), near.end(),
+          [](const auto& a, const auto& b) { return a.first < b.first; });
       std::vector<size_t> members = {i};
       for (int k = 0; k < q.players - 1; ++k) members.push_back(near[k].second);
       std::sort(members.begin(), members.end());  // Seats by arrival.

@@ -37,11 +37,11 @@ namespace mancala::services {
 using FindSink = EventSink<v1::FindMatchUpdate>;
 
 struct MatchmakerOptions {
-  double window_start = 100;        // Rating points.
-  double window_growth = 10;        // Rating points per second waited.
+  double window_start = 100;         // Rating points.
+  double window_growth = 10;         // Rating points per second waited.
   int64_t cpu_fallback_ms = 60'000;  // 0 = never offer the CPU.
   int64_t update_every_ms = 5'000;
-  int cpu_level = 2;                // Level of fallback CPU opponents.
+  int cpu_level = 2;  // Level of fallback CPU opponents.
 };
 
 class Matchmaker {
@@ -77,7 +77,7 @@ class Matchmaker {
     std::shared_ptr<FindSink> sink;
   };
   struct Queue {
-    NewMatch shape;            // Game, options, ranking, limit; no seats.
+    NewMatch shape;  // Game, options, ranking, limit; no seats.
     int players = 2;
     std::vector<Entry> entries;  // Arrival order.
   };

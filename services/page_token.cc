@@ -10,9 +10,10 @@ namespace {
 
 std::string Base64Url(const std::string& raw) {
   std::string out(4 * ((raw.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(raw.data()),
-                                static_cast<int>(raw.size()));
+  const int n =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(raw.data()),
+                      static_cast<int>(raw.size()));
   out.resize(n);
   std::replace(out.begin(), out.end(), '+', '-');
   std::replace(out.begin(), out.end(), '/', '_');
@@ -26,9 +27,10 @@ std::optional<std::string> FromBase64Url(std::string text) {
   std::replace(text.begin(), text.end(), '-', '+');
   std::replace(text.begin(), text.end(), '_', '/');
   std::string out(3 * text.size() / 4, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()),
-                                static_cast<int>(text.size()));
+  const int n =
+      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(text.data()),
+                      static_cast<int>(text.size()));
   if (n < 0) return std::nullopt;
   size_t pad = 0;
   while (pad < 2 && text[text.size() - 1 - pad] == '=') ++pad;

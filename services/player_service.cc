@@ -39,8 +39,7 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   storage::PlayerRecord player;
   player.id = NewId();
   player.guest = name.empty();
-  player.display_name =
-      player.guest ? "Guest-" + player.id.substr(0, 4) : name;
+  player.display_name = player.guest ? "Guest-" + player.id.substr(0, 4) : name;
   const std::string token = NewToken();
   player.token_hash = HashToken(token);
   player.created_at_ms = clock_.NowMs();
@@ -65,9 +64,9 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
   }
   const std::string id = PlayerIdFromName(request->name());
   if (id.empty()) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-                 "name must be 'players/{player_id}', got '" +
-                     request->name() + "'");
+    return Error(
+        grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
+        "name must be 'players/{player_id}', got '" + request->name() + "'");
   }
   auto player = store_.GetPlayer(id);
   if (absl::IsNotFound(player.status())) {

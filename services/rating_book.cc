@@ -1,7 +1,7 @@
 #include "services/rating_book.h"
 
-#include "services/ratings/glicko2.h"
-#include "services/ratings/multiplayer.h"
+#include "ratings/glicko2.h"
+#include "ratings/multiplayer.h"
 
 namespace mancala::services {
 namespace {
@@ -82,8 +82,8 @@ void Recompute(const std::vector<storage::RatingChange>& history,
     size_t j = i;
     std::vector<Participant> players;
     while (j < history.size() && history[j].match_id == history[i].match_id) {
-      players.push_back({history[j].player_id, history[j].seat,
-                         history[j].rank});
+      players.push_back(
+          {history[j].player_id, history[j].seat, history[j].rank});
       ++j;
     }
     if (history[i].match_id != skip_match_id) {

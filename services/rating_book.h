@@ -6,8 +6,8 @@
 // never made a move of its own is aborted instead (not rated). One rating
 // per player per game; before a match each player's RD grows with the time
 // since their last rated match (t = days x 0.21436 rating periods,
-// services/ratings/glicko2.h AgeForTimeAway); then Glicko-2 by pairs from
-// the final ranks (services/ratings/multiplayer.h), tau 0.5; the stored RD
+// ratings/glicko2.h AgeForTimeAway); then Glicko-2 by pairs from
+// the final ranks (ratings/multiplayer.h), tau 0.5; the stored RD
 // is clamped to [30, 350].
 //
 // RateMatch() is a pure function, used both when a match ends and when an

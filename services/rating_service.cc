@@ -4,10 +4,10 @@
 
 #include <limits>
 
+#include "ratings/glicko2.h"
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
-#include "services/ratings/glicko2.h"
 
 namespace mancala::services {
 namespace {
@@ -15,8 +15,7 @@ namespace {
 using google::protobuf::util::TimeUtil;
 
 grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-               message);
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
 }
 
 // "players/{player_id}/ratings/{game}" -> player id and game wire name.
@@ -47,8 +46,8 @@ void RatingToProto(const storage::RatingRecord& r, v1::Rating* out) {
   out->set_rating_deviation(r.value.rd);
   out->set_volatility(r.value.volatility);
   out->set_games_played(r.games);
-  out->set_provisional(ratings::IsProvisional(
-      {r.value.rating, r.value.rd, r.value.volatility}));
+  out->set_provisional(
+      ratings::IsProvisional({r.value.rating, r.value.rd, r.value.volatility}));
   if (r.last_rated_at_ms > 0) {
     *out->mutable_last_rated_time() =
         TimeUtil::MillisecondsToTimestamp(r.last_rated_at_ms);
@@ -139,8 +138,8 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
   if (more) {
     char exact[64];
     std::snprintf(exact, sizeof exact, "%.17g", rows->back().value.rating);
-    response->set_next_page_token(EncodePageToken(
-        "leaderboard", scope, {exact, rows->back().player_id}));
+    response->set_next_page_token(
+        EncodePageToken("leaderboard", scope, {exact, rows->back().player_id}));
   }
   return grpc::Status::OK;
 }

@@ -27,8 +27,7 @@ class RatingServiceImpl final : public v1::RatingService::Service {
 };
 
 // The rating change as the API shows it.
-void RatingChangeToProto(const storage::RatingChange& c,
-                         v1::RatingChange* out);
+void RatingChangeToProto(const storage::RatingChange& c, v1::RatingChange* out);
 
 }  // namespace mancala::services
 

@@ -4,9 +4,9 @@
 #ifndef MANCALA_SERVICES_RESOURCE_NAMES_H_
 #define MANCALA_SERVICES_RESOURCE_NAMES_H_
 
-#include <string>
-
 #include <grpcpp/grpcpp.h>
+
+#include <string>
 
 namespace mancala::services {
 

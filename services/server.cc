@@ -1,13 +1,13 @@
 #include "services/server.h"
 
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
 #include <thread>
-
-#include <grpcpp/ext/proto_server_reflection_plugin.h>
-#include <grpcpp/health_check_service_interface.h>
-#include <grpcpp/grpcpp.h>
 
 #include "services/admin_service.h"
 #include "services/cpu_worker.h"
@@ -61,8 +61,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
-  impl->matches = std::make_unique<LiveMatches>(*impl->store, *impl->clock,
-                                                live_options);
+  impl->matches =
+      std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
   impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
                                           options.cpu_budget_ms);
   CpuWorker* cpu = impl->cpu.get();
@@ -84,8 +84,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   mm.cpu_level = options.standin_level;
   impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
                                                   *impl->clock, mm);
-  impl->matchmaking_service = std::make_unique<MatchmakingServiceImpl>(
-      *impl->store, *impl->matchmaker);
+  impl->matchmaking_service =
+      std::make_unique<MatchmakingServiceImpl>(*impl->store, *impl->matchmaker);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -39,8 +39,8 @@ struct ServerOptions {
   // Opens AdminService; empty disables it.
   std::string admin_token;
   // Matchmaking: rating window and its growth, CPU fallback wait.
-  double rating_window = 100;         // Rating points.
-  double rating_window_growth = 10;   // Rating points per second waited.
+  double rating_window = 100;        // Rating points.
+  double rating_window_growth = 10;  // Rating points per second waited.
   std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
 };
 

@@ -17,7 +17,7 @@
 namespace mancala::services {
 
 struct SeatPresence {
-  int open_streams = 0;     // WatchMatch streams carrying the player's token.
+  int open_streams = 0;      // WatchMatch streams carrying the player's token.
   int64_t last_seen_ms = 0;  // Last call (or stream close) by the player.
 };
 
@@ -25,9 +25,9 @@ struct SeatPresence {
 bool IsPresent(const SeatPresence& seat, int64_t now_ms, int64_t grace_ms);
 
 struct TurnFacts {
-  bool cpu_seat = false;     // The seat to move is the computer's.
-  bool present = true;       // Its player is present (IsPresent).
-  int64_t deadline_ms = 0;   // 0 = no turn time limit.
+  bool cpu_seat = false;    // The seat to move is the computer's.
+  bool present = true;      // Its player is present (IsPresent).
+  int64_t deadline_ms = 0;  // 0 = no turn time limit.
 };
 
 // Who must move now: CPU_REASON_UNSPECIFIED means the seat's player (wait

@@ -1,9 +1,9 @@
 #include "storage/schema.h"
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <string>
 #include <vector>
-
-#include <SQLiteCpp/SQLiteCpp.h>
 
 namespace mancala::storage {
 namespace {

@@ -45,9 +45,9 @@ RatingChange ReadChange(SQLite::Statement& q) {
 void SqliteStore::WriteRatings(const std::vector<RatingChange>& changes,
                                const std::vector<RatingRecord>& ratings) {
   for (const RatingChange& c : changes) {
-    auto& q = Prepare(std::string("INSERT INTO rating_changes (") +
-                      kChangeColumns +
-                      ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto& q =
+        Prepare(std::string("INSERT INTO rating_changes (") + kChangeColumns +
+                ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, c.match_id);
     q.bind(2, c.player_id);
     q.bind(3, c.game);

@@ -1,10 +1,10 @@
 #include "storage/sqlite_store.h"
 
-#include <utility>
-
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
+
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "storage/schema.h"
 #include "storage/sqlite_errors.h"
@@ -79,8 +79,6 @@ MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
   r.reply = q.getColumn(8).getString();
   return r;
 }
-
-
 
 PlayerRecord ReadPlayer(SQLite::Statement& q) {
   PlayerRecord p;
@@ -474,7 +472,8 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
     where += "(" + std::string(time) + " < :atime OR (" + time +
              " = :atime AND " + id_col + " < :aid))";
   }
-  sql += where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
+  sql +=
+      where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
   std::lock_guard lock(mu_);
   try {
     auto& q = Prepare(sql);
@@ -482,9 +481,11 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
     if (!f.game.empty()) q.bind(":game", f.game);
     if (f.status.has_value()) q.bind(":status", StatusName(*f.status));
     if (f.ranked.has_value()) q.bind(":ranked", *f.ranked ? 1 : 0);
-    if (f.created_from_ms) q.bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
+    if (f.created_from_ms)
+      q.bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
     if (f.created_to_ms) q.bind(":cto", static_cast<int64_t>(f.created_to_ms));
-    if (f.ended_from_ms) q.bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
+    if (f.ended_from_ms)
+      q.bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
     if (f.ended_to_ms) q.bind(":eto", static_cast<int64_t>(f.ended_to_ms));
     if (after.has_value()) {
       q.bind(":atime", static_cast<int64_t>(after->time_ms));

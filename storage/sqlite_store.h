@@ -22,7 +22,7 @@
 namespace SQLite {
 class Database;
 class Statement;
-}
+}  // namespace SQLite
 
 namespace mancala::storage {
 
@@ -72,8 +72,8 @@ class SqliteStore final : public Store {
       const std::string& game) override;
   absl::StatusOr<std::vector<RatingChange>> ListMatchRatingChanges(
       const std::string& match_id) override;
-  absl::Status VoidMatch(const std::string& match_id,
-                         const std::string& reason, const std::string& game,
+  absl::Status VoidMatch(const std::string& match_id, const std::string& reason,
+                         const std::string& game,
                          const std::vector<RatingChange>& changes,
                          const std::vector<RatingRecord>& ratings,
                          const AuditRecord& audit) override;

@@ -31,10 +31,10 @@
 namespace mancala::storage {
 
 struct PlayerRecord {
-  std::string id;            // Opaque, unique.
+  std::string id;  // Opaque, unique.
   std::string display_name;
   bool guest = false;
-  std::string token_hash;    // Hex SHA-256 of the bearer token; unique.
+  std::string token_hash;  // Hex SHA-256 of the bearer token; unique.
   int64_t created_at_ms = 0;
 };
 
@@ -48,29 +48,33 @@ struct SeatRecord {
 // kAborted: a ranked match that ended with a seat that never moved itself
 // (RATINGS.md "What is rated"); it is not rated.
 enum class MatchStatus {
-  kWaiting, kInProgress, kFinished, kCancelled, kAborted
+  kWaiting,
+  kInProgress,
+  kFinished,
+  kCancelled,
+  kAborted
 };
 
 struct MatchRecord {
   std::string id;
-  std::string game;                           // Engine wire name, "kalah".
-  std::map<std::string, std::string> options; // Effective options.
-  std::vector<SeatRecord> seats;              // Turn order.
+  std::string game;                            // Engine wire name, "kalah".
+  std::map<std::string, std::string> options;  // Effective options.
+  std::vector<SeatRecord> seats;               // Turn order.
   int first_seat = 0;
   MatchStatus status = MatchStatus::kInProgress;
-  int64_t ply = 0;            // Moves recorded (AppendMove keeps it).
-  std::string created_by;     // Player id.
+  int64_t ply = 0;         // Moves recorded (AppendMove keeps it).
+  std::string created_by;  // Player id.
   int64_t created_at_ms = 0;
   int64_t updated_at_ms = 0;
-  int64_t ended_at_ms = 0;    // 0 while in progress.
-  std::string result;         // Serialized result, set when finished.
+  int64_t ended_at_ms = 0;  // 0 while in progress.
+  std::string result;       // Serialized result, set when finished.
   bool ranked = false;
-  int turn_limit_s = 0;       // 0 = no turn time limit.
-  std::string invite_code;    // While seats are open; unique.
+  int turn_limit_s = 0;     // 0 = no turn time limit.
+  std::string invite_code;  // While seats are open; unique.
   bool rotate_first_player = true;
-  std::string rematch_of;     // The match this one is a rematch of.
-  std::string rematch_id;     // The rematch made from this one.
-  bool voided = false;        // Voided by an admin (VoidMatch).
+  std::string rematch_of;  // The match this one is a rematch of.
+  std::string rematch_id;  // The rematch made from this one.
+  bool voided = false;     // Voided by an admin (VoidMatch).
   std::string void_reason;
 };
 
@@ -86,7 +90,7 @@ struct RatingRecord {
   std::string player_id;
   std::string game;
   RatingValue value;
-  int games = 0;               // Rated matches played.
+  int games = 0;  // Rated matches played.
   int64_t last_rated_at_ms = 0;
 };
 
@@ -96,18 +100,18 @@ struct RatingChange {
   std::string player_id;
   std::string game;
   int seat = 0;
-  int rank = 0;                // Final rank in the match (1 = best).
-  RatingValue before;          // As stored before the match.
-  RatingValue after;           // As stored after it.
+  int rank = 0;        // Final rank in the match (1 = best).
+  RatingValue before;  // As stored before the match.
+  RatingValue after;   // As stored after it.
   int64_t rated_at_ms = 0;
 };
 
 struct AuditRecord {
-  int64_t id = 0;              // Assigned by the store; increasing.
+  int64_t id = 0;  // Assigned by the store; increasing.
   int64_t at_ms = 0;
-  std::string actor;           // Who did it.
-  std::string action;          // e.g. "void_match".
-  std::string target;          // e.g. "matches/{id}".
+  std::string actor;   // Who did it.
+  std::string action;  // e.g. "void_match".
+  std::string target;  // e.g. "matches/{id}".
   std::string reason;
 };
 
@@ -130,15 +134,15 @@ struct Cursor {
 
 struct MoveRow {
   std::string match_id;
-  int64_t ply = 0;       // 1-based; the match's ply after this move.
+  int64_t ply = 0;  // 1-based; the match's ply after this move.
   int seat = 0;
-  int pit = 0;           // -1 for a resignation.
+  int pit = 0;  // -1 for a resignation.
   bool by_cpu = false;
   int64_t played_at_ms = 0;
-  std::string events;    // Serialized events (opaque bytes).
-  int cpu_reason = 0;    // Why the CPU moved (opaque to storage).
+  std::string events;      // Serialized events (opaque bytes).
+  int cpu_reason = 0;      // Why the CPU moved (opaque to storage).
   std::string request_id;  // Client request id; unique per match if set.
-  std::string reply;     // Serialized first answer to that request.
+  std::string reply;       // Serialized first answer to that request.
 };
 
 // What changes in the match row together with an appended move.

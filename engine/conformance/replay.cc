@@ -109,8 +109,7 @@ std::string EngineEndReason(const std::string& data_reason) {
   return data_reason;
 }
 
-void AddDataOption(const std::string& name, const json& value,
-                   OptionMap& out) {
+void AddDataOption(const std::string& name, const json& value, OptionMap& out) {
   if (name == "repetition") {  // conformance/README.md name map.
     const std::string v = value.get<std::string>();
     out["cycle_rule"] = v == "end_collect" ? "repetition_ends" : v;
@@ -131,9 +130,8 @@ void AddDataOption(const std::string& name, const json& value,
   }
 }
 
-void CheckAnnotations(UnitCheck& check, const json& step,
-                      const MoveRecord& rec, const State& state,
-                      std::set<std::string>& checked) {
+void CheckAnnotations(UnitCheck& check, const json& step, const MoveRecord& rec,
+                      const State& state, std::set<std::string>& checked) {
   const int players = state.rules().players;
   auto has = [&](const char* key) {
     if (!step.contains(key)) return false;

@@ -17,8 +17,8 @@ namespace mancala::engine::conformance::internal {
 namespace {
 
 const std::set<std::string> kExpectedKeys = {
-    "pits",   "stores",     "to_move",  "terminal", "legal_next", "legal_before",
-    "events", "winner",     "end_reason", "ranks",  "active"};
+    "pits",   "stores", "to_move",    "terminal", "legal_next", "legal_before",
+    "events", "winner", "end_reason", "ranks",    "active"};
 
 // The option an expected-key names: "any_side_empty" (an end_rule value) or
 // "name=value".
@@ -62,9 +62,9 @@ void ReplayUnit(const json& c, const std::string& id, const json& expected,
       ranks[p] = r[p].is_null() ? 0 : r[p].get<int>();
     }
   }
-  auto made = State::FromBoard(rules,
-                               BoardFromJson(pos.at("pits"), pos.at("stores")),
-                               pos.at("to_move").get<int>(), active, ranks);
+  auto made =
+      State::FromBoard(rules, BoardFromJson(pos.at("pits"), pos.at("stores")),
+                       pos.at("to_move").get<int>(), active, ranks);
   if (const RulesError* e = std::get_if<RulesError>(&made)) {
     check.Fail("position refused: " + e->message);
     check.AddTo(report);
@@ -108,8 +108,10 @@ void ReplayUnit(const json& c, const std::string& id, const json& expected,
     const Board before = state.board();
     const auto error = state.Apply(pit, &rec);
     if (want.contains("illegal")) {  // 1.11: rejected, nothing changes.
-      check.Expect("illegal", want["illegal"], error ? json(pit) : json(nullptr));
-      check.Expect("legal", want.value("legal", json(nullptr)), MovesJson(legal));
+      check.Expect("illegal", want["illegal"],
+                   error ? json(pit) : json(nullptr));
+      check.Expect("legal", want.value("legal", json(nullptr)),
+                   MovesJson(legal));
       check.Expect("pits after the illegal move", PitsJson(before),
                    PitsJson(state.board()));
       continue;

@@ -9,11 +9,10 @@
 #ifndef MANCALA_ENGINE_CONFORMANCE_REPLAY_INTERNAL_H_
 #define MANCALA_ENGINE_CONFORMANCE_REPLAY_INTERNAL_H_
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/conformance/replay.h"
 #include "engine/events.h"
@@ -48,9 +47,9 @@ class UnitCheck {
 
 json PitsJson(const Board& board);
 json StoresJson(const Board& board);
-json ToMoveJson(const State& state);             // null once over.
-json ActiveJson(const State& state);             // Active players, ascending.
-json RanksJson(const State& state);              // 0 -> null.
+json ToMoveJson(const State& state);  // null once over.
+json ActiveJson(const State& state);  // Active players, ascending.
+json RanksJson(const State& state);   // 0 -> null.
 json MovesJson(const std::vector<int>& moves);
 // Winner as the edge cases write it: null while not over, "draw", or 0/1.
 json WinnerJson(const State& state);
@@ -73,9 +72,8 @@ void AddDataOption(const std::string& name, const json& value, OptionMap& out);
 // relays, sown, finished, grand_slam_nullified, must_feed, swept,
 // active_after, pre_sweep, end_reason) with the engine after the move.
 // Keys in `checked` are marked as handled.
-void CheckAnnotations(UnitCheck& check, const json& step,
-                      const MoveRecord& rec, const State& state,
-                      std::set<std::string>& checked);
+void CheckAnnotations(UnitCheck& check, const json& step, const MoveRecord& rec,
+                      const State& state, std::set<std::string>& checked);
 
 void ReplayTraces(const json& doc, const std::string& file,
                   ReplayReport& report);

@@ -76,7 +76,8 @@ void CheckResult(UnitCheck& check, Family family, const json& result,
       const bool os_majority =
           family == Family::kOpenSpielOware &&
           result.value("end_reason", "") == "majority_or_half";
-      if (!os_majority) check.Expect("result.final_stores", want, StoresOf(state));
+      if (!os_majority)
+        check.Expect("result.final_stores", want, StoresOf(state));
     } else if (key == "returns") {
       check.Expect("winner (from result.returns)", WinnerFromReturns(want),
                    winner);

@@ -35,7 +35,7 @@ class Searcher {
   TranspositionTable tt_;
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
   NodeCounter counter_{limits_};  // Armed after the depth-1 iteration.
-  bool depth_cut_ = false;  // Some node was cut by depth (or by the TT).
+  bool depth_cut_ = false;        // Some node was cut by depth (or by the TT).
 };
 
 int Searcher::OrderMoves(const State& s, int first,

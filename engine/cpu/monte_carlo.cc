@@ -20,9 +20,9 @@ constexpr double kExploration = 0.7;
 struct Node {
   std::array<float, kMaxPlayers> reward{};  // Summed per player.
   std::int32_t visits = 0;
-  std::int32_t first_child = -1;            // -1: not expanded.
+  std::int32_t first_child = -1;  // -1: not expanded.
   std::int8_t child_count = 0;
-  std::int8_t move = -1;                    // The move that led here.
+  std::int8_t move = -1;  // The move that led here.
 };
 
 // Mancala Basic (MB.6, MB.10): sowing `seeds` from pit `pit` of `pits`
@@ -88,9 +88,8 @@ int Uct::Select(const Node& node, int mover) {
     const int c = node.first_child + k;
     const Node& child = tree_[c];
     if (child.visits == 0) return c;  // Children were shuffled.
-    const double score =
-        child.reward[mover] / child.visits +
-        kExploration * std::sqrt(log_n / child.visits);
+    const double score = child.reward[mover] / child.visits +
+                         kExploration * std::sqrt(log_n / child.visits);
     if (score > best_score) {
       best_score = score;
       best = c;

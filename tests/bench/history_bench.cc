@@ -7,14 +7,13 @@
 // The databases are generated once per size under the system temp folder
 // (bulk inserts straight into SQLite; building the million takes a minute).
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
-
-#include <SQLiteCpp/SQLiteCpp.h>
 
 #include "storage/sqlite_store.h"
 
@@ -27,9 +26,9 @@ constexpr int kPlayers = 10'000;
 constexpr char kStar[] = "star";  // Seated in every 50th match.
 
 std::string Fill(int matches) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("mancala_history_bench_" + std::to_string(matches) +
-                     ".db");
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("mancala_history_bench_" + std::to_string(matches) + ".db");
   if (std::filesystem::exists(path)) return path.string();
   {
     auto store = SqliteStore::Open(path.string());  // Creates the schema.
@@ -38,23 +37,27 @@ std::string Fill(int matches) {
   SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
   db.exec("PRAGMA synchronous = OFF");
   SQLite::Transaction tx(db);
-  SQLite::Statement m(db,
+  SQLite::Statement m(
+      db,
       "INSERT INTO matches (id, game, options, first_seat, status, ply, "
       "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, ranked, "
       "turn_limit_s, invite_code, rotate_first_player, rematch_of, "
       "rematch_id) VALUES (?, 'kalah', '{\"seeds\":\"4\"}', 0, 'finished', "
       "40, ?, ?, ?, ?, x'', 1, 0, NULL, 1, NULL, NULL)");
-  SQLite::Statement p(db,
+  SQLite::Statement p(
+      db,
       "INSERT OR IGNORE INTO match_players (player_id, match_id, "
       "created_at_ms) VALUES (?, ?, ?)");
-  SQLite::Statement s(db,
+  SQLite::Statement s(
+      db,
       "INSERT INTO seats (match_id, seat, kind, player_id, cpu_level) "
       "VALUES (?, ?, 'player', ?, 0)");
   for (int i = 0; i < matches; ++i) {
     char id[32];
     std::snprintf(id, sizeof id, "m%09d", i);
     const int64_t t = 1'700'000'000'000 + int64_t{i} * 1000;
-    const std::string a = i % 50 == 0 ? kStar : "p" + std::to_string(i % kPlayers);
+    const std::string a =
+        i % 50 == 0 ? kStar : "p" + std::to_string(i % kPlayers);
     const std::string b = "p" + std::to_string((i * 7 + 1) % kPlayers);
     m.bind(1, id);
     m.bind(2, a);

@@ -4,12 +4,12 @@
 //
 //   build/tests/bench/playout_bench [--benchmark_filter=Kalah]
 
+#include <benchmark/benchmark.h>
+
 #include <bit>
 #include <cstdint>
 #include <random>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "engine/rules.h"
 #include "engine/state.h"
@@ -43,10 +43,10 @@ void RandomPlayouts(benchmark::State& bench, const Rules& rules,
     benchmark::DoNotOptimize(s.outcome().winner);
     ++games;
   }
-  bench.counters["games/s"] =
-      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
-  bench.counters["moves/s"] =
-      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+  bench.counters["games/s"] = benchmark::Counter(static_cast<double>(games),
+                                                 benchmark::Counter::kIsRate);
+  bench.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves),
+                                                 benchmark::Counter::kIsRate);
   bench.counters["moves/game"] =
       static_cast<double>(moves) / static_cast<double>(games > 0 ? games : 1);
 }

@@ -1,16 +1,16 @@
 // Every conformance file (RULES.md 8.1) through the replay checker, plus
 // proof that the checker fails on corrupted data.
 
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <set>
-#include <string>
-
+#include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "engine/conformance/replay.h"
 
@@ -46,6 +46,7 @@ const std::map<std::string, int>& ExpectedUnits() {
 
 void ExpectFilePasses(const std::string& name) {
   const ReplayReport report = ReplayFile(DataPath(name));
+  std::cout << name << ": " << report.passed << " units passed\n";
   EXPECT_EQ(report.failed, 0) << FormatReport(report);
   EXPECT_EQ(report.skipped, 0) << FormatReport(report);
   EXPECT_EQ(report.passed, ExpectedUnits().at(name)) << FormatReport(report);
@@ -158,8 +159,8 @@ TEST(ConformanceTest, CheckerFailsOnAWrongNumberInEveryFamily) {
       // Compared at the last step (ply 125), where open_spiel swept (O-D3).
       {"openspiel_oware_random200.json", "/games/0/result/spec_final_stores/0",
        "game 0", 125, "stores: expected [19,25] got [18,25]"},
-      {"openspiel_oware_random200.json", "/games/9/steps/3/stores/1",
-       "game 9", 3, "stores:"},
+      {"openspiel_oware_random200.json", "/games/9/steps/3/stores/1", "game 9",
+       3, "stores:"},
       {"specmodel_basic4p_s4_p6_allranks_random100.json",
        "/games/3/result/ranks/0", "game 3", -1, "result.ranks:"},
       {"specmodel_basic3p_s4_p6_firstwin_random50.json",
@@ -202,10 +203,9 @@ TEST(ConformanceTest, CheckerReportsAWrongEdgeCaseExpectation) {
 }
 
 TEST(ConformanceTest, InvalidJsonIsOneFailureNotACrash) {
-  const std::string path =
-      (fs::temp_directory_path() / ("broken_" + std::to_string(::getpid()) +
-                                    ".json"))
-          .string();
+  const std::string path = (fs::temp_directory_path() /
+                            ("broken_" + std::to_string(::getpid()) + ".json"))
+                               .string();
   std::ofstream(path) << "{\"games\": [ {\"initial\": ";
   const ReplayReport report = ReplayFile(path);
   fs::remove(path);

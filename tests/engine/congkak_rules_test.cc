@@ -37,8 +37,8 @@ TEST(CongkakTest, C1_StartHasSevenHousesOfSevenSeeds) {
 
 TEST(CongkakTest, C2_AfterAnExtraTurnAnyNonEmptyOwnHouseIsLegal) {
   // C02: pit 6 (1 seed) -> store, free choice (only pit 5 left).
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}},
-                          {22, 23}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}}, {22, 23}, 0);
   MoveRecord rec = Play(s, 6);
   EXPECT_TRUE(rec.extra_turn);
   EXPECT_EQ(s.to_move(), 0);
@@ -47,20 +47,19 @@ TEST(CongkakTest, C2_AfterAnExtraTurnAnyNonEmptyOwnHouseIsLegal) {
 
 TEST(CongkakTest, C3_SowingIsTheKalahRing) {
   // C03: own store sown, then opponent house 0.
-  State s = MustFromBoard(Congkak(), {{1, 0, 0, 0, 0, 0, 2}, {0, 3, 3, 3, 3, 3, 3}},
-                          {38, 39}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 0, 0, 0, 0, 0, 2}, {0, 3, 3, 3, 3, 3, 3}}, {38, 39}, 0);
   MoveRecord rec = Play(s, 6);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:6 x2", "drop 0:S",
-                                      "drop 1:0"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{"pick_up 0:6 x2",
+                                                     "drop 0:S", "drop 1:0"}));
   EXPECT_EQ(Pits(s), (Rows{{1, 0, 0, 0, 0, 0, 0}, {1, 3, 3, 3, 3, 3, 3}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{39, 39}));
 }
 
 TEST(CongkakTest, C3_TheOpponentsStoreNeverReceivesASeed) {
   // 9 seeds from pit 6: store, P1's 7 houses, (P1's store skipped), pit 0.
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 0, 9}, {1, 1, 1, 1, 1, 1, 1}},
-                          {40, 42}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 0, 9}, {1, 1, 1, 1, 1, 1, 1}}, {40, 42}, 0);
   MoveRecord rec = Play(s, 6);
   EXPECT_EQ(s.store(1), 42);
   for (const Event& e : rec.events) {
@@ -74,10 +73,10 @@ TEST(CongkakTest, C4_RelayPicksUpTheLandingHouseExactEvents) {
   // relay 8 -> ends in the emptied origin: capture opposite 8 + 1.
   State s(Congkak());
   MoveRecord rec = Play(s, 1);
-  EXPECT_EQ(DescribeNoDrops(rec),
-            (std::vector<std::string>{"pick_up 0:1 x7", "pick_up 1:0 x8",
-                                      "capture p0 1:5 x8",
-                                      "capture p0 0:1 x1"}));
+  EXPECT_EQ(
+      DescribeNoDrops(rec),
+      (std::vector<std::string>{"pick_up 0:1 x7", "pick_up 1:0 x8",
+                                "capture p0 1:5 x8", "capture p0 0:1 x1"}));
   EXPECT_EQ(rec.relays, 1);
   EXPECT_EQ(rec.sown, 15);
   EXPECT_EQ(rec.captured, 9);
@@ -88,13 +87,12 @@ TEST(CongkakTest, C4_RelayPicksUpTheLandingHouseExactEvents) {
 
 TEST(CongkakTest, C4_RelayContinuesOnTheOwnSide) {
   // C08: the last seed makes own house 1 hold 2: relay 2.
-  State s = MustFromBoard(Congkak(), {{1, 1, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 5}},
-                          {45, 46}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 1, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 5}}, {45, 46}, 0);
   MoveRecord rec = Play(s, 0);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:0 x1", "drop 0:1",
-                                      "pick_up 0:1 x2", "drop 0:2",
-                                      "drop 0:3"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:0 x1", "drop 0:1", "pick_up 0:1 x2",
+                               "drop 0:2", "drop 0:3"}));
   EXPECT_EQ(rec.relays, 1);
   EXPECT_EQ(rec.sown, 3);
   EXPECT_EQ(Pits(s), (Rows{{0, 0, 1, 1, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 5}}));
@@ -102,17 +100,16 @@ TEST(CongkakTest, C4_RelayContinuesOnTheOwnSide) {
 }
 
 TEST(CongkakTest, C5_LastSeedInOwnStoreEndsTheTurnWithAnExtraTurn) {
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}},
-                          {22, 23}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}}, {22, 23}, 0);
   MoveRecord rec = Play(s, 6);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:6 x1", "drop 0:S",
-                                      "extra_turn p0"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:6 x1", "drop 0:S", "extra_turn p0"}));
 }
 
 TEST(CongkakTest, C6_LastSeedInAnEmptyOpponentHouseStays) {
-  State s = MustFromBoard(Congkak(), {{1, 0, 0, 0, 0, 0, 2}, {0, 3, 3, 3, 3, 3, 3}},
-                          {38, 39}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 0, 0, 0, 0, 0, 2}, {0, 3, 3, 3, 3, 3, 3}}, {38, 39}, 0);
   MoveRecord rec = Play(s, 6);
   EXPECT_EQ(s.pit(1, 0), 1);
   EXPECT_EQ(rec.captured, 0);
@@ -134,8 +131,8 @@ TEST(CongkakTest, C6_SeedToOpponentStoreOption) {
 
 TEST(CongkakTest, C7a_OwnEmptyHouseCapturesOppositeAndTheLastSeed) {
   // C06: opposite 3, no lap needed by default.
-  State s = MustFromBoard(Congkak(), {{1, 0, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 3, 3}},
-                          {38, 38}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 0, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 3, 3}}, {38, 38}, 0);
   MoveRecord rec = Play(s, 0);
   EXPECT_EQ(rec.captured, 4);
   EXPECT_EQ(Pits(s), (Rows{{0, 0, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 0, 3}}));
@@ -146,8 +143,8 @@ TEST(CongkakTest, C7a_OwnEmptyHouseCapturesOppositeAndTheLastSeed) {
 
 TEST(CongkakTest, C7b_EmptyOppositeSeedStaysByDefault) {
   // C04.
-  State s = MustFromBoard(Congkak(), {{1, 0, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 0, 3}},
-                          {39, 40}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 0, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 0, 3}}, {39, 40}, 0);
   MoveRecord rec = Play(s, 0);
   EXPECT_EQ(rec.captured, 0);
   EXPECT_EQ(Pits(s), (Rows{{0, 1, 0, 0, 0, 0, 0}, {3, 3, 3, 3, 3, 0, 3}}));
@@ -191,8 +188,8 @@ TEST(CongkakTest, C7c_CaptureRequiresLapAllowsItAfterPassingTheStore) {
 TEST(CongkakTest, C4_RelaysChainUntilTheOwnStore) {
   // Every house holds 1: pit 1, 3 and 5 each reach 2 and relay; the last
   // seed of the third relay lands in the own store (C.5).
-  State s = MustFromBoard(Congkak(), {{1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1}},
-                          {40, 44}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1}}, {40, 44}, 0);
   MoveRecord rec = Play(s, 0);
   EXPECT_EQ(rec.relays, 3);
   EXPECT_EQ(rec.sown, 7);
@@ -225,8 +222,8 @@ TEST(CongkakTest, C9_AlternatingOpeningWithTheChosenFirstPlayer) {
 
 TEST(CongkakTest, C10_MoverEmptyEndsAndTheOpponentTakesItsSeeds) {
   // C09: an extra turn with the own side empty ends the round.
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}},
-                          {41, 52}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}}, {41, 52}, 0);
   MoveRecord rec = Play(s, 6);
   ASSERT_TRUE(s.is_over());
   EXPECT_EQ(DescribeNoDrops(rec),
@@ -252,12 +249,12 @@ TEST(CongkakTest, C10_EmptyingTheOwnSideDependsOnTheEndRule) {
 }
 
 TEST(CongkakTest, C11_SingleRoundHigherStoreWinsEqualDraws) {
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}},
-                          {41, 52}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}}, {41, 52}, 0);
   Play(s, 6);
   EXPECT_EQ(s.outcome().winner, 1);
-  State draw = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 0, 0}},
-                             {48, 48}, 0);
+  State draw = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 0, 0}}, {48, 48}, 0);
   Play(draw, 6);
   ASSERT_TRUE(draw.is_over());
   EXPECT_EQ(Stores(draw), (std::vector<int>{49, 49}));
@@ -271,8 +268,8 @@ TEST(CongkakTest, C12_TraditionalRoundsAreNotSupportedYet) {
 }
 
 TEST(CongkakTest, C13_ResultHasStoresWinnerAndEndReason) {
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}},
-                          {41, 52}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 0, 1}, {2, 2, 0, 0, 0, 0, 0}}, {41, 52}, 0);
   Play(s, 6);
   EXPECT_EQ(EndReasonName(s.outcome().end_reason), "side_empty");
   EXPECT_EQ(testing::Ranks(s), (std::vector<int>{2, 1}));
@@ -286,8 +283,8 @@ TEST(CongkakTest, ResignationIsALoss) {
 }
 
 TEST(CongkakTest, Rule1_11_AnEmptyHouseIsRejected) {
-  State s = MustFromBoard(Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}},
-                          {22, 23}, 0);
+  State s = MustFromBoard(
+      Congkak(), {{0, 0, 0, 0, 0, 3, 1}, {7, 7, 7, 7, 7, 7, 7}}, {22, 23}, 0);
   const Board before = s.board();
   EXPECT_EQ(s.Apply(0), MoveError::kPitEmpty);
   EXPECT_EQ(s.Apply(7), MoveError::kPitOutOfRange);

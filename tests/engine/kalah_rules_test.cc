@@ -105,10 +105,9 @@ TEST(KalahTest, K5_LastSeedInOwnEmptyPitCapturesOpposite) {
   State s = MustFromBoard(Kalah(), {{1, 0, 4, 4, 4, 4}, {4, 4, 4, 4, 4, 4}},
                           {3, 2}, 0);
   MoveRecord rec = Play(s, 0);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:0 x1", "drop 0:1",
-                                      "capture p0 1:4 x4",
-                                      "capture p0 0:1 x1"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:0 x1", "drop 0:1",
+                               "capture p0 1:4 x4", "capture p0 0:1 x1"}));
   EXPECT_EQ(Pits(s), (Rows{{0, 0, 4, 4, 4, 4}, {4, 4, 4, 4, 0, 4}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{8, 2}));
   EXPECT_EQ(rec.captured, 5);
@@ -182,10 +181,9 @@ TEST(KalahTest, K8_MoverEmptyEndsWhenThePlayerToMoveHasNoSeeds) {
   EXPECT_TRUE(s.LegalMoves().empty());
   EXPECT_EQ(s.outcome().end_reason, EndReason::kSideEmpty);
   // K.9: P1 sweeps its 2 seeds: 23-25.
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:5 x1", "drop 0:S",
-                                      "extra_turn p0", "sweep 1:0 x2",
-                                      "game_over p1"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:5 x1", "drop 0:S", "extra_turn p0",
+                               "sweep 1:0 x2", "game_over p1"}));
   EXPECT_EQ(Stores(s), (std::vector<int>{23, 25}));
   EXPECT_EQ(rec.swept[1], 2);
 }
@@ -207,18 +205,16 @@ TEST(KalahTest, K8_MoverEmptyGoesOnWhenOnlyTheOtherSideIsEmpty) {
 
 TEST(KalahTest, K8Prime_AnySideEmptyEndsAsSoonAsARowIsEmpty) {
   // K05 under any_side_empty: over, P1 sweeps 4: 21-27.
-  State k05 = MustFromBoard(KalahAnySide(),
-                            {{0, 0, 0, 0, 0, 2}, {0, 0, 0, 3, 0, 0}}, {20, 23},
-                            0);
+  State k05 = MustFromBoard(
+      KalahAnySide(), {{0, 0, 0, 0, 0, 2}, {0, 0, 0, 3, 0, 0}}, {20, 23}, 0);
   MoveRecord rec = Play(k05, 5);
   EXPECT_TRUE(k05.is_over());
   EXPECT_EQ(Stores(k05), (std::vector<int>{21, 27}));
   EXPECT_EQ(rec.swept[1], 4);
   EXPECT_EQ(k05.outcome().winner, 1);
   // K06 under any_side_empty: over, P0 sweeps 2: 26-22.
-  State k06 = MustFromBoard(KalahAnySide(),
-                            {{0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 0}}, {23, 22},
-                            0);
+  State k06 = MustFromBoard(
+      KalahAnySide(), {{0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 0}}, {23, 22}, 0);
   Play(k06, 5);
   EXPECT_TRUE(k06.is_over());
   EXPECT_EQ(Stores(k06), (std::vector<int>{26, 22}));

@@ -51,9 +51,9 @@ TEST(MancalaBasicTest, MB2_EveryPitStartsWithStonesAndStoresEmpty) {
 
 TEST(MancalaBasicTest, MB3_RingOfSixteenWithSevenPits) {
   // B13: 16 stones from pit 0 go round once: back into pit 0.
-  State s = MustFromBoard(Basic(2, {{"pits", "7"}}),
-                          {{16, 0, 0, 0, 0, 0, 0}, {4, 4, 4, 4, 4, 4, 4}},
-                          {6, 6}, 0);
+  State s =
+      MustFromBoard(Basic(2, {{"pits", "7"}}),
+                    {{16, 0, 0, 0, 0, 0, 0}, {4, 4, 4, 4, 4, 4, 4}}, {6, 6}, 0);
   Play(s, 0);
   EXPECT_EQ(Pits(s), (Rows{{1, 1, 1, 1, 1, 1, 1}, {5, 5, 5, 5, 5, 5, 5}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{7, 7}));
@@ -63,11 +63,13 @@ TEST(MancalaBasicTest, MB3_RingOfSixteenWithSevenPits) {
 TEST(MancalaBasicTest, MB3a_FourPlayersShareOneRing) {
   // B14: 4 x 4 pits (ring 20): 21 stones pass all four stores; the 21st
   // lands in S0: P0 moves again.
-  State s = MustFromBoard(Basic(4, {{"pits", "4"}}),
-                          {{0, 0, 0, 21}, {4, 4, 4, 4}, {4, 4, 4, 4}, {4, 4, 4, 4}},
-                          {0, 0, 0, 0}, 0);
+  State s =
+      MustFromBoard(Basic(4, {{"pits", "4"}}),
+                    {{0, 0, 0, 21}, {4, 4, 4, 4}, {4, 4, 4, 4}, {4, 4, 4, 4}},
+                    {0, 0, 0, 0}, 0);
   MoveRecord rec = Play(s, 3);
-  EXPECT_EQ(Pits(s), (Rows{{1, 1, 1, 1}, {5, 5, 5, 5}, {5, 5, 5, 5}, {5, 5, 5, 5}}));
+  EXPECT_EQ(Pits(s),
+            (Rows{{1, 1, 1, 1}, {5, 5, 5, 5}, {5, 5, 5, 5}, {5, 5, 5, 5}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{2, 1, 1, 1}));
   EXPECT_TRUE(rec.extra_turn);
   EXPECT_EQ(s.to_move(), 0);
@@ -93,11 +95,10 @@ TEST(MancalaBasicTest, MB6_EveryStoreIsSownExactEvents) {
   State s = MustFromBoard(Basic(), {{0, 0, 0, 0, 0, 9}, {4, 4, 4, 4, 4, 4}},
                           {7, 8}, 0);
   MoveRecord rec = Play(s, 5);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{"pick_up 0:5 x9", "drop 0:S", "drop 1:0",
-                                      "drop 1:1", "drop 1:2", "drop 1:3",
-                                      "drop 1:4", "drop 1:5", "drop 1:S",
-                                      "drop 0:0"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:5 x9", "drop 0:S", "drop 1:0",
+                               "drop 1:1", "drop 1:2", "drop 1:3", "drop 1:4",
+                               "drop 1:5", "drop 1:S", "drop 0:0"}));
   EXPECT_EQ(Pits(s), (Rows{{1, 0, 0, 0, 0, 0}, {5, 5, 5, 5, 5, 5}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{8, 9}));
   EXPECT_EQ(s.to_move(), 1);
@@ -193,17 +194,17 @@ TEST(MancalaBasicTest, MB11a_DetermineAllRanksOffChangesNothingForTwo) {
 
 TEST(MancalaBasicTest, MB11b_TheFinisherLeavesTheRing) {
   // B07: P0 finishes; P1 then sows 9 from pit 5, skipping P0's pits and S0.
-  State s = MustFromBoard(Basic(3),
-                          {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 9}, {4, 4, 4, 4, 4, 4}},
-                          {5, 5, 5}, 0);
+  State s = MustFromBoard(
+      Basic(3), {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 9}, {4, 4, 4, 4, 4, 4}},
+      {5, 5, 5}, 0);
   MoveRecord rec = Play(s, 5);
-  EXPECT_EQ(Describe(rec), (std::vector<std::string>{"pick_up 0:5 x1",
-                                                      "drop 0:S",
-                                                      "finish p0 r1"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:5 x1", "drop 0:S", "finish p0 r1"}));
   EXPECT_EQ(s.to_move(), 1);
   EXPECT_FALSE(s.is_active(0));
   Play(s, 5);
-  EXPECT_EQ(Pits(s), (Rows{{0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {5, 5, 5, 5, 5, 5}}));
+  EXPECT_EQ(Pits(s),
+            (Rows{{0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {5, 5, 5, 5, 5, 5}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{6, 6, 6}));  // MB.12: S0 frozen.
   EXPECT_EQ(s.to_move(), 2);
   EXPECT_EQ(Ranks(s), (std::vector<int>{1, 0, 0}));
@@ -211,10 +212,12 @@ TEST(MancalaBasicTest, MB11b_TheFinisherLeavesTheRing) {
 
 TEST(MancalaBasicTest, MB11b_TheLastPlayerLeftTakesTheLastRank) {
   // B09: P0/P1 ranked 1/2; P2 finishes: P2 third, P3 fourth.
-  State s = MustFromBoard(
-      Basic(4),
-      {{0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1}, {1, 1, 1, 1, 1, 1}},
-      {9, 9, 9, 9}, 2, {2, 3}, {1, 2, 0, 0});
+  State s = MustFromBoard(Basic(4),
+                          {{0, 0, 0, 0, 0, 0},
+                           {0, 0, 0, 0, 0, 0},
+                           {0, 0, 0, 0, 0, 1},
+                           {1, 1, 1, 1, 1, 1}},
+                          {9, 9, 9, 9}, 2, {2, 3}, {1, 2, 0, 0});
   MoveRecord rec = Play(s, 5);
   ASSERT_TRUE(s.is_over());
   EXPECT_EQ(Ranks(s), (std::vector<int>{1, 2, 3, 4}));
@@ -227,9 +230,10 @@ TEST(MancalaBasicTest, MB11b_TheLastPlayerLeftTakesTheLastRank) {
 
 TEST(MancalaBasicTest, MB11c_FirstFinisherEndsAndOthersRankByStonesLeft) {
   // B08: P1 has 6 stones, P2 has 5: ranks P0 1, P2 2, P1 3.
-  State s = MustFromBoard(BasicFirstWins(3),
-                          {{0, 0, 0, 0, 0, 1}, {1, 1, 1, 1, 1, 1}, {0, 0, 3, 0, 2, 0}},
-                          {5, 5, 5}, 0);
+  State s = MustFromBoard(
+      BasicFirstWins(3),
+      {{0, 0, 0, 0, 0, 1}, {1, 1, 1, 1, 1, 1}, {0, 0, 3, 0, 2, 0}}, {5, 5, 5},
+      0);
   Play(s, 5);
   ASSERT_TRUE(s.is_over());
   EXPECT_EQ(s.outcome().end_reason, EndReason::kFirstFinisher);
@@ -239,16 +243,19 @@ TEST(MancalaBasicTest, MB11c_FirstFinisherEndsAndOthersRankByStonesLeft) {
 
 TEST(MancalaBasicTest, MB11c_TiesShareARankAndSkipTheNext) {
   // B16 (3 players): P1 and P2 both hold 2: ranks 1, 2, 2.
-  State s = MustFromBoard(BasicFirstWins(3),
-                          {{0, 0, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 2}},
-                          {5, 5, 5}, 0);
+  State s = MustFromBoard(
+      BasicFirstWins(3),
+      {{0, 0, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 2}}, {5, 5, 5},
+      0);
   Play(s, 5);
   EXPECT_EQ(Ranks(s), (std::vector<int>{1, 2, 2}));
   // 4 players: 1, 2, 2, 4 (competition ranking, MB-D2).
-  State four = MustFromBoard(
-      BasicFirstWins(4),
-      {{0, 0, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 2}, {3, 0, 0, 0, 0, 0}},
-      {5, 5, 5, 5}, 0);
+  State four = MustFromBoard(BasicFirstWins(4),
+                             {{0, 0, 0, 0, 0, 1},
+                              {1, 1, 0, 0, 0, 0},
+                              {0, 0, 0, 0, 0, 2},
+                              {3, 0, 0, 0, 0, 0}},
+                             {5, 5, 5, 5}, 0);
   Play(four, 5);
   EXPECT_EQ(Ranks(four), (std::vector<int>{1, 2, 2, 4}));
 }
@@ -278,13 +285,17 @@ TEST(MancalaBasicTest, MB15_ResignerLeavesTheRingAndTheNextPlayerMoves) {
   // A sowing from P0 now skips P1's pits and store.
   ASSERT_FALSE(s.Resign(2).has_value());  // Rank 3; P3 to move.
   EXPECT_EQ(s.to_move(), 3);
-  State ring = MustFromBoard(
-      Basic(4), {{0, 0, 0, 0, 0, 3}, {4, 4, 4, 4, 4, 4}, {4, 4, 4, 4, 4, 4},
-                 {4, 4, 4, 4, 4, 4}},
-      {0, 0, 0, 0}, 0, {0, 2, 3}, {0, 4, 0, 0});
+  State ring = MustFromBoard(Basic(4),
+                             {{0, 0, 0, 0, 0, 3},
+                              {4, 4, 4, 4, 4, 4},
+                              {4, 4, 4, 4, 4, 4},
+                              {4, 4, 4, 4, 4, 4}},
+                             {0, 0, 0, 0}, 0, {0, 2, 3}, {0, 4, 0, 0});
   Play(ring, 5);
-  EXPECT_EQ(Pits(ring), (Rows{{0, 0, 0, 0, 0, 0}, {4, 4, 4, 4, 4, 4},
-                              {5, 5, 4, 4, 4, 4}, {4, 4, 4, 4, 4, 4}}));
+  EXPECT_EQ(Pits(ring), (Rows{{0, 0, 0, 0, 0, 0},
+                              {4, 4, 4, 4, 4, 4},
+                              {5, 5, 4, 4, 4, 4},
+                              {4, 4, 4, 4, 4, 4}}));
   EXPECT_EQ(Ranks(ring), (std::vector<int>{1, 4, 0, 0}));
   EXPECT_EQ(ring.to_move(), 2);
 }
@@ -315,19 +326,21 @@ TEST(MancalaBasicTest, MB15_LastActivePlayerTakesTheBestFreeRank) {
 TEST(MancalaBasicTest, MB15_FirstFinisherAfterAResignationRanksTheRest) {
   // determine_all_ranks off: P3 resigned (4th); P0 finishes (1st); P1 and
   // P2 are ranked from 2 by stones left.
-  State s = MustFromBoard(
-      BasicFirstWins(4),
-      {{0, 0, 0, 0, 0, 1}, {1, 1, 1, 0, 0, 0}, {0, 0, 0, 0, 0, 2}, {4, 4, 4, 4, 4, 4}},
-      {5, 5, 5, 5}, 0, {0, 1, 2}, {0, 0, 0, 4});
+  State s = MustFromBoard(BasicFirstWins(4),
+                          {{0, 0, 0, 0, 0, 1},
+                           {1, 1, 1, 0, 0, 0},
+                           {0, 0, 0, 0, 0, 2},
+                           {4, 4, 4, 4, 4, 4}},
+                          {5, 5, 5, 5}, 0, {0, 1, 2}, {0, 0, 0, 4});
   Play(s, 5);
   EXPECT_EQ(Ranks(s), (std::vector<int>{1, 3, 2, 4}));
   EXPECT_EQ(s.outcome().end_reason, EndReason::kFirstFinisher);
 }
 
 TEST(MancalaBasicTest, MB16_ResultHasRanksFinishOrderAndStonesLeft) {
-  State s = MustFromBoard(Basic(3),
-                          {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}, {4, 4, 4, 4, 4, 4}},
-                          {5, 5, 5}, 0);
+  State s = MustFromBoard(
+      Basic(3), {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}, {4, 4, 4, 4, 4, 4}},
+      {5, 5, 5}, 0);
   Play(s, 5);  // P0 finishes (1).
   Play(s, 5);  // P1 finishes (2); P2 left: 3.
   ASSERT_TRUE(s.is_over());
@@ -358,7 +371,8 @@ TEST(MancalaBasicTest, FromBoardChecksTheShape) {
   two.pits[0][0] = 1;
   two.pits[1][0] = 1;
   two.pits[0][7] = 1;  // Outside a 6-pit row.
-  EXPECT_TRUE(std::holds_alternative<RulesError>(State::FromBoard(Basic(2), two, 0)));
+  EXPECT_TRUE(
+      std::holds_alternative<RulesError>(State::FromBoard(Basic(2), two, 0)));
 }
 
 }  // namespace

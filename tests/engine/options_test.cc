@@ -47,22 +47,27 @@ TEST(OptionsTest, Section2_EveryAllowedValueParses) {
       "oware", {{"grand_slam", "illegal"}, {"cycle_rule", "move_cap:250"}});
   EXPECT_EQ(oware.grand_slam, GrandSlam::kIllegal);
   EXPECT_EQ(oware.move_cap, 250);
-  EXPECT_EQ(MustParse("oware", {{"cycle_rule", "repetition_ends"}}).move_cap, 0);
-  const Rules congkak = MustParse(
-      "congkak", {{"houses", "9"}, {"seeds", "5"},
-                  {"capture_requires_lap", "true"},
-                  {"empty_opposite", "seed_to_store"},
-                  {"empty_opponent_house", "seed_to_opponent_store"},
-                  {"rounds", "single"}, {"opening", "alternating"}});
+  EXPECT_EQ(MustParse("oware", {{"cycle_rule", "repetition_ends"}}).move_cap,
+            0);
+  const Rules congkak =
+      MustParse("congkak", {{"houses", "9"},
+                            {"seeds", "5"},
+                            {"capture_requires_lap", "true"},
+                            {"empty_opposite", "seed_to_store"},
+                            {"empty_opponent_house", "seed_to_opponent_store"},
+                            {"rounds", "single"},
+                            {"opening", "alternating"}});
   EXPECT_EQ(congkak.pits, 9);
   EXPECT_EQ(congkak.seeds, 5);
   EXPECT_TRUE(congkak.capture_requires_lap);
   EXPECT_EQ(congkak.empty_opposite, EmptyOpposite::kSeedToStore);
-  const Rules basic = MustParse(
-      "mancala_basic", {{"players", "4"}, {"pits", "4"}, {"stones", "3"},
-                        {"determine_all_ranks", "off"},
-                        {"rotate_first_player", "false"}},
-      4);
+  const Rules basic = MustParse("mancala_basic",
+                                {{"players", "4"},
+                                 {"pits", "4"},
+                                 {"stones", "3"},
+                                 {"determine_all_ranks", "off"},
+                                 {"rotate_first_player", "false"}},
+                                4);
   EXPECT_EQ(basic.seeds, 3);
   EXPECT_FALSE(basic.determine_all_ranks);
   EXPECT_FALSE(basic.rotate_first_player);
@@ -77,8 +82,8 @@ TEST(OptionsTest, BadValuesNameTheOptionAndTheAllowedValues) {
   EXPECT_EQ(ParseError("oware", {{"grand_slam", "yes"}}),
             "option \"grand_slam\" for oware must be one of no_capture, "
             "illegal (got \"yes\")");
-  for (const char* bad : {"move_cap:0", "move_cap:-5", "move_cap:", "cap:9",
-                          "move_cap:12x"}) {
+  for (const char* bad :
+       {"move_cap:0", "move_cap:-5", "move_cap:", "cap:9", "move_cap:12x"}) {
     const std::string error = ParseError("oware", {{"cycle_rule", bad}});
     EXPECT_NE(error.find("option \"cycle_rule\" for oware must be one of "
                          "repetition_ends, move_cap:<plies>"),
@@ -127,8 +132,10 @@ TEST(OptionsTest, OptionsRoundTripThroughParseRules) {
       {"kalah", {{"seeds", "5"}, {"end_rule", "any_side_empty"}}},
       {"oware", {{"cycle_rule", "move_cap:200"}, {"grand_slam", "illegal"}}},
       {"oware", {}},
-      {"congkak", {{"houses", "5"}, {"seeds", "9"},
-                   {"empty_opponent_house", "seed_to_opponent_store"}}},
+      {"congkak",
+       {{"houses", "5"},
+        {"seeds", "9"},
+        {"empty_opponent_house", "seed_to_opponent_store"}}},
       {"mancala_basic", {{"pits", "7"}, {"determine_all_ranks", "off"}}},
   };
   for (const auto& [game, options] : cases) {

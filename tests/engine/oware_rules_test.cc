@@ -74,11 +74,10 @@ TEST(OwareTest, O5_CaptureChainsBackwardsExactEvents) {
   State s = MustFromBoard(Oware(), {{0, 0, 0, 0, 0, 4}, {3, 2, 1, 2, 0, 1}},
                           {14, 21}, 0);
   MoveRecord rec = Play(s, 5);
-  EXPECT_EQ(Describe(rec),
-            (std::vector<std::string>{
-                "pick_up 0:5 x4", "drop 1:0", "drop 1:1", "drop 1:2",
-                "drop 1:3", "capture p0 1:3 x3", "capture p0 1:2 x2",
-                "capture p0 1:1 x3"}));
+  EXPECT_EQ(Describe(rec), (std::vector<std::string>{
+                               "pick_up 0:5 x4", "drop 1:0", "drop 1:1",
+                               "drop 1:2", "drop 1:3", "capture p0 1:3 x3",
+                               "capture p0 1:2 x2", "capture p0 1:1 x3"}));
   EXPECT_EQ(Pits(s), (Rows{{0, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 1}}));
   EXPECT_EQ(Stores(s), (std::vector<int>{22, 21}));
   EXPECT_EQ(rec.captured, 8);
@@ -134,8 +133,8 @@ TEST(OwareTest, O6_GrandSlamNoCaptureIsPlayedWithoutCapturing) {
 }
 
 TEST(OwareTest, O6_GrandSlamIllegalRemovesTheMove) {
-  State s = MustFromBoard(OwareIllegal(),
-                          {{1, 0, 0, 0, 0, 3}, {1, 2, 2, 0, 0, 0}}, {19, 20}, 0);
+  State s = MustFromBoard(
+      OwareIllegal(), {{1, 0, 0, 0, 0, 3}, {1, 2, 2, 0, 0, 0}}, {19, 20}, 0);
   EXPECT_EQ(s.LegalMoves(), (std::vector<int>{0}));
   const Board before = s.board();
   EXPECT_EQ(s.Apply(5), MoveError::kNotLegal);
@@ -215,8 +214,9 @@ TEST(OwareTest, O9_MajorityEndsAndLeavesTheBoardUnscored) {
 
 TEST(OwareTest, O9_MajorityIsMeasuredAgainstTheSeedsInPlay) {
   // O16: seeds = 5 (T = 60): 32 > 30 ends the game.
-  State s = MustFromBoard(Oware({{"seeds", "5"}}),
-                          {{0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 5}}, {30, 23}, 0);
+  State s =
+      MustFromBoard(Oware({{"seeds", "5"}}),
+                    {{0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 5}}, {30, 23}, 0);
   Play(s, 5);
   ASSERT_TRUE(s.is_over());
   EXPECT_EQ(s.outcome().end_reason, EndReason::kMajority);
@@ -263,9 +263,9 @@ TEST(OwareTest, O11_MoveCapEndsAfterThatManyPlies) {
   EXPECT_EQ(rec.swept[0] + rec.swept[1], 48);
   EXPECT_EQ(Stores(s)[0] + Stores(s)[1], 48);
   // move_cap does not end a game on repetition.
-  State chase = MustFromBoard(Oware({{"cycle_rule", "move_cap:200"}}),
-                              {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}},
-                              {23, 23}, 0);
+  State chase =
+      MustFromBoard(Oware({{"cycle_rule", "move_cap:200"}}),
+                    {{0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}}, {23, 23}, 0);
   for (int k = 0; k < 24; ++k) Play(chase, chase.LegalMoves()[0]);
   EXPECT_FALSE(chase.is_over());
 }

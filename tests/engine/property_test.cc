@@ -9,15 +9,15 @@
 // At the end: ranks are complete and consistent with the end rule.
 // Some games (1 in 16) have a random player resign at a random ply.
 
+#include <gtest/gtest.h>
+
 #include <bit>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "engine/rules.h"
 #include "engine/state.h"
@@ -51,11 +51,11 @@ int NthBit(std::uint32_t mask, int k) {
 
 // A per-move check without gtest's assertion machinery (millions of moves):
 // fails the test and returns when `cond` is false.
-#define CHEAP_CHECK(cond, what)                  \
-  do {                                           \
-    if (!(cond)) {                               \
-      FAIL() << what << "; " << where();         \
-    }                                            \
+#define CHEAP_CHECK(cond, what)          \
+  do {                                   \
+    if (!(cond)) {                       \
+      FAIL() << what << "; " << where(); \
+    }                                    \
   } while (false)
 
 struct Totals {
@@ -101,13 +101,15 @@ void PlayRandomGames(const Rules& rules, int games, std::uint64_t seed,
         if (s.is_over()) break;
       }
       const int mover = s.to_move();
-      CHEAP_CHECK(mover >= 0 && mover < players && s.is_active(mover) &&
-                      !gone[mover],
-                  "player " << mover << " may not move");
+      CHEAP_CHECK(
+          mover >= 0 && mover < players && s.is_active(mover) && !gone[mover],
+          "player " << mover << " may not move");
       const std::uint32_t mask = s.LegalMask();
       CHEAP_CHECK(mask != 0, "no legal move for the player to move");
-      const int pit = NthBit(mask, static_cast<int>(rng() % std::popcount(mask)));
-      CHEAP_CHECK(!s.Apply(pit).has_value(), "legal move " << pit << " refused");
+      const int pit =
+          NthBit(mask, static_cast<int>(rng() % std::popcount(mask)));
+      CHEAP_CHECK(!s.Apply(pit).has_value(),
+                  "legal move " << pit << " refused");
       ++plies;
       CHEAP_CHECK(plies < kPlyBound, "no end in sight");
       int sum = 0;
@@ -136,13 +138,15 @@ void PlayRandomGames(const Rules& rules, int games, std::uint64_t seed,
       const int s0 = s.store(0), s1 = s.store(1);
       ASSERT_EQ(o.winner, s0 > s1 ? 0 : s1 > s0 ? 1 : -1) << where();
       if (o.end_reason != EndReason::kMajority) {
-        ASSERT_EQ(o.remaining[0] + o.remaining[1], 0) << "not swept; " << where();
+        ASSERT_EQ(o.remaining[0] + o.remaining[1], 0)
+            << "not swept; " << where();
       }
     }
     if (basic && (rules.determine_all_ranks || players == 2)) {
       int seen = 0;
       for (int p = 0; p < players; ++p) seen |= 1 << o.ranks[p];
-      ASSERT_EQ(seen, ((1 << (players + 1)) - 2)) << "ranks not 1..N; " << where();
+      ASSERT_EQ(seen, ((1 << (players + 1)) - 2))
+          << "ranks not 1..N; " << where();
     }
     ++totals.games;
     totals.moves += plies;
@@ -161,9 +165,10 @@ void RunOptionSets(const std::string& game,
     PlayRandomGames(rules, kGamesPerOptionSet, seed++, totals);
     if (::testing::Test::HasFatalFailure()) return;
     EXPECT_EQ(totals.games, kGamesPerOptionSet);
-    std::printf("%-14s p=%d %-90s %ld games %ld moves (longest %d) %ld resigned\n",
-                game.c_str(), players, Describe(options).c_str(), totals.games,
-                totals.moves, totals.longest, totals.resignations);
+    std::printf(
+        "%-14s p=%d %-90s %ld games %ld moves (longest %d) %ld resigned\n",
+        game.c_str(), players, Describe(options).c_str(), totals.games,
+        totals.moves, totals.longest, totals.resignations);
   }
 }
 
@@ -179,7 +184,8 @@ void CheckEventsReplay(const Rules& rules, int games, std::uint64_t seed) {
     while (!s.is_over()) {
       const std::uint32_t mask = s.LegalMask();
       ASSERT_EQ(mask, twin.LegalMask());
-      const int pit = NthBit(mask, static_cast<int>(rng() % std::popcount(mask)));
+      const int pit =
+          NthBit(mask, static_cast<int>(rng() % std::popcount(mask)));
       Board board = s.board();
       ASSERT_FALSE(s.Apply(pit, &rec).has_value());
       ASSERT_FALSE(twin.Apply(pit).has_value());
@@ -211,9 +217,14 @@ void CheckEventsReplay(const Rules& rules, int games, std::uint64_t seed) {
               captured += e.count;
             }
             break;
-          case EventType::kExtraTurn: ++extra; break;
-          case EventType::kFinish: ++finish; break;
-          default: break;
+          case EventType::kExtraTurn:
+            ++extra;
+            break;
+          case EventType::kFinish:
+            ++finish;
+            break;
+          default:
+            break;
         }
       }
       ASSERT_EQ(board, s.board()) << "events do not replay; game " << g;
@@ -238,9 +249,12 @@ TEST(PropertyTest, EventsReplayToTheBoardAndRecordsChangeNothing) {
       {"oware", {{"grand_slam", "illegal"}, {"cycle_rule", "move_cap:200"}}, 2},
       {"congkak", {}, 2},
       {"congkak",
-       {{"houses", "9"}, {"seeds", "9"}, {"empty_opposite", "seed_to_store"},
+       {{"houses", "9"},
+        {"seeds", "9"},
+        {"empty_opposite", "seed_to_store"},
         {"empty_opponent_house", "seed_to_opponent_store"},
-        {"capture_requires_lap", "on"}, {"end_rule", "any_side_empty"}},
+        {"capture_requires_lap", "on"},
+        {"end_rule", "any_side_empty"}},
        2},
       {"mancala_basic", {{"pits", "7"}}, 2},
       {"mancala_basic", {}, 3},
@@ -270,7 +284,8 @@ TEST(PropertyTest, Oware) {
     for (const char* slam : {"no_capture", "illegal"}) {
       for (const char* cycle : {"repetition_ends", "move_cap:200"}) {
         sets.push_back(
-            {{{"seeds", seeds}, {"grand_slam", slam}, {"cycle_rule", cycle}}, 2});
+            {{{"seeds", seeds}, {"grand_slam", slam}, {"cycle_rule", cycle}},
+             2});
       }
     }
   }

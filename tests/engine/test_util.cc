@@ -4,8 +4,7 @@
 
 namespace mancala::engine::testing {
 
-Rules MustParse(std::string_view game, const OptionMap& options,
-                int players) {
+Rules MustParse(std::string_view game, const OptionMap& options, int players) {
   auto r = ParseRules(game, options, players);
   if (const RulesError* e = std::get_if<RulesError>(&r)) {
     ADD_FAILURE() << "ParseRules failed: " << e->message;
@@ -70,7 +69,8 @@ MoveRecord Play(State& s, int pit) {
 std::string Describe(const Event& e) {
   auto place = [&] {
     return std::to_string(e.place.player) + ":" +
-           (e.place.is_store() ? std::string("S") : std::to_string(e.place.pit));
+           (e.place.is_store() ? std::string("S")
+                               : std::to_string(e.place.pit));
   };
   const std::string name(EventTypeName(e.type));
   const std::string who = "p" + std::to_string(e.player);

@@ -1,21 +1,23 @@
-// Tests of services/ratings: every vector of ratings.json (sections glicko2,
+// Tests of ratings/: every vector of ratings.json (sections glicko2,
 // glicko2_lichess_mode, multiplayer), read at run time, plus hand tests of
 // the properties RATINGS.md asks for and of the service helpers.
+
+#include "ratings/glicko2.h"
+
+#include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstddef>
 #include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "services/ratings/glicko2.h"
-#include "services/ratings/multiplayer.h"
+#include "ratings/multiplayer.h"
 
 namespace mancala::ratings {
 namespace {
@@ -91,6 +93,40 @@ TEST(ConformanceFile, SectionsAreNonEmpty) {
   EXPECT_FALSE(Section("glicko2").empty());
   EXPECT_FALSE(Section("glicko2_lichess_mode").empty());
   EXPECT_FALSE(Section("multiplayer").empty());
+}
+
+// Parameterized suites register one test per vector when the binary starts;
+// an unreadable file would register none and pass silently. This test counts
+// what was registered against the file and against the counts of
+// tests/data/README.md, and prints them.
+int RegisteredTests(const std::string& suite) {
+  const testing::UnitTest& unit = *testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const testing::TestSuite& s = *unit.GetTestSuite(i);
+    if (suite == s.name()) return s.total_test_count();
+  }
+  return 0;
+}
+
+TEST(ConformanceFile, EveryVectorIsARegisteredTest) {
+  const struct {
+    const char* section;
+    const char* suite;
+    int count;
+  } kSections[] = {
+      {"glicko2", "Glicko2/Glicko2VectorTest", 6},
+      {"glicko2_lichess_mode", "Glicko2LichessMode/Glicko2VectorTest", 1},
+      {"multiplayer", "Multiplayer/MultiplayerVectorTest", 2},
+  };
+  for (const auto& s : kSections) {
+    const int registered = RegisteredTests(s.suite);
+    std::cout << s.section << ": " << Section(s.section).size()
+              << " vectors in ratings.json, " << registered
+              << " registered tests\n";
+    EXPECT_EQ(registered, s.count) << s.suite;
+    EXPECT_EQ(Section(s.section).size(), static_cast<std::size_t>(s.count))
+        << s.section;
+  }
 }
 
 TEST(ConformanceFile, ConventionsMatchConstants) {
@@ -194,8 +230,7 @@ TEST_P(MultiplayerVectorTest, MatchesExpected) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Multiplayer, MultiplayerVectorTest,
-                         testing::ValuesIn(Section("multiplayer")),
-                         VectorName);
+                         testing::ValuesIn(Section("multiplayer")), VectorName);
 
 // ---------------------------------------------------------------------------
 // Hand tests: Glicko2Update.
@@ -271,8 +306,8 @@ TEST(MultiplayerHand, PairScoreFromRanks) {
 }
 
 TEST(MultiplayerHand, TiedRanksGiveTiedPlayersEqualRatings) {
-  const MatchPlayer players[] = {{1, kNewPlayer}, {2, kNewPlayer},
-                                 {2, kNewPlayer}, {4, kNewPlayer}};
+  const MatchPlayer players[] = {
+      {1, kNewPlayer}, {2, kNewPlayer}, {2, kNewPlayer}, {4, kNewPlayer}};
   const std::vector<Glicko2Rating> r = MultiplayerUpdate(players, 0.5, 1.0);
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(r[1].rating, r[2].rating);
@@ -302,9 +337,8 @@ TEST(MultiplayerHand, TwoPlayersIsPlainGlicko2) {
 }
 
 TEST(MultiplayerHand, SeatOrderDoesNotMatter) {
-  const MatchPlayer p[] = {{2, {1600, 80, 0.06}},
-                           {3, {1500, 200, 0.06}},
-                           {1, {1400, 300, 0.06}}};
+  const MatchPlayer p[] = {
+      {2, {1600, 80, 0.06}}, {3, {1500, 200, 0.06}}, {1, {1400, 300, 0.06}}};
   const MatchPlayer q[] = {p[2], p[0], p[1]};
   const std::vector<Glicko2Rating> rp = MultiplayerUpdate(p, 0.5, 1.0);
   const std::vector<Glicko2Rating> rq = MultiplayerUpdate(q, 0.5, 1.0);
@@ -318,8 +352,10 @@ TEST(MultiplayerHand, SeatOrderDoesNotMatter) {
 
 TEST(MultiplayerHand, RejectsBadMatches) {
   const MatchPlayer one[] = {{1, kNewPlayer}};
-  const MatchPlayer five[] = {{1, kNewPlayer}, {2, kNewPlayer},
-                              {3, kNewPlayer}, {4, kNewPlayer},
+  const MatchPlayer five[] = {{1, kNewPlayer},
+                              {2, kNewPlayer},
+                              {3, kNewPlayer},
+                              {4, kNewPlayer},
                               {5, kNewPlayer}};
   const MatchPlayer rank0[] = {{0, kNewPlayer}, {1, kNewPlayer}};
   const MatchPlayer ok[] = {{1, kNewPlayer}, {2, kNewPlayer}};

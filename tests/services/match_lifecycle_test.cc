@@ -269,8 +269,8 @@ TEST_F(LifecycleTest, AbsentPlayerIsPlayedByTheCpuUntilTheyComeBack) {
   }
   // Every CPU move for B is marked in the history.
   for (const v1::Move& mv : Moves(m.name())) {
-    EXPECT_EQ(mv.by_cpu(), mv.seat() == 1 && mv.cpu_reason() ==
-                                                 v1::Move::STAND_IN)
+    EXPECT_EQ(mv.by_cpu(),
+              mv.seat() == 1 && mv.cpu_reason() == v1::Move::STAND_IN)
         << "ply " << mv.ply();
     EXPECT_NE(mv.cpu_reason(), v1::Move::TURN_TIMEOUT);
   }
@@ -398,15 +398,14 @@ TEST_F(LifecycleTest, SpectatorsSeeEveryMoveOnceInOrderAndCanResume) {
   v1::Match now = m;
   while (now.state() == v1::Match::IN_PROGRESS) {
     v1::SubmitMoveResponse resp;
-    ASSERT_TRUE(Move(*players[now.to_move()], m.name(), now.legal_pits(0),
-                     &resp).ok());
+    ASSERT_TRUE(
+        Move(*players[now.to_move()], m.name(), now.legal_pits(0), &resp).ok());
     now = resp.match();
     if (now.ply() == 3) {
       // A second spectator joins late, having seen plies 1-2.
       WatchClient late(matches_.get(), m.name(), "", /*after_ply=*/2);
-      ASSERT_TRUE(late.WaitFor([](const auto& events, bool) {
-        return events.size() >= 2;
-      }));
+      ASSERT_TRUE(late.WaitFor(
+          [](const auto& events, bool) { return events.size() >= 2; }));
       EXPECT_EQ(late.MovePlies(), (std::vector<int64_t>{3}));
     }
   }
@@ -416,8 +415,7 @@ TEST_F(LifecycleTest, SpectatorsSeeEveryMoveOnceInOrderAndCanResume) {
   std::iota(expected.begin(), expected.end(), 1);
   EXPECT_EQ(spectator.MovePlies(), expected);
   ASSERT_TRUE(spectator.events().back().has_finished());
-  EXPECT_EQ(spectator.events().back().finished().state(),
-            v1::Match::FINISHED);
+  EXPECT_EQ(spectator.events().back().finished().state(), v1::Match::FINISHED);
   // Watching a finished match: the match, the moves asked for, the end.
   WatchClient after(matches_.get(), m.name(), "", now.ply() - 1);
   ASSERT_TRUE(after.WaitDone());
@@ -477,7 +475,8 @@ TEST_F(LifecycleTest, AfterARestartTheTurnAndTheGracePeriodStartAfresh) {
 // one match, a move in another match is answered; when its match ends (the
 // player resigns) the search stops at once, so the thread is free for the
 // next match's CPU well within WaitForTurn's 10 seconds.
-TEST_F(LifecycleTest, ALongCpuSearchDelaysNoOtherMatchAndStopsWhenItsMatchEnds) {
+TEST_F(LifecycleTest,
+       ALongCpuSearchDelaysNoOtherMatchAndStopsWhenItsMatchEnds) {
   cpu_budget_ms_ = {50, 100, 300, 60'000};
   StartServer();
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");

@@ -17,7 +17,6 @@ std::vector<int> Pits(const v1::Side& side) {
   return {side.pits().begin(), side.pits().end()};
 }
 
-
 class MatchTest : public MatchServiceTest {
  public:
   v1::Match PlayToEnd(const TestPlayer& me, const std::string& id, int seat) {
@@ -59,8 +58,8 @@ TEST_F(MatchTest, KalahMoveIsAppliedRecordedAndAnimated) {
     }
     extra_turn |= e.type() == v1::MoveEvent::EXTRA_TURN;
   }
-  EXPECT_EQ(drops, (std::vector<std::pair<int, int>>{{0, 3}, {0, 4}, {0, 5},
-                                                     {0, -1}}));
+  EXPECT_EQ(drops, (std::vector<std::pair<int, int>>{
+                       {0, 3}, {0, 4}, {0, 5}, {0, -1}}));
   EXPECT_TRUE(extra_turn);
   // The move is on record with the same events.
   v1::ListMovesRequest list;
@@ -303,8 +302,10 @@ TEST_F(MatchTest, FourSeatMancalaBasicPlaysThroughToAllRanks) {
   for (int i = 0; i < 4; ++i) {
     v1::Seat* s = req.add_seats();
     s->set_kind(i == 0 ? v1::Seat::PLAYER : v1::Seat::CPU);
-    if (i == 0) s->set_player(me.name);
-    else s->set_cpu_level(1);
+    if (i == 0)
+      s->set_player(me.name);
+    else
+      s->set_cpu_level(1);
   }
   v1::Match m;
   auto ctx = Ctx(me.token);
@@ -320,8 +321,8 @@ TEST_F(MatchTest, FourSeatMancalaBasicPlaysThroughToAllRanks) {
   EXPECT_EQ(end.result().finish_order_size(), 3);
   int seeds = 0;
   for (const v1::Side& side : end.board().sides()) {
-    seeds += side.store() + std::accumulate(side.pits().begin(),
-                                            side.pits().end(), 0);
+    seeds += side.store() +
+             std::accumulate(side.pits().begin(), side.pits().end(), 0);
   }
   EXPECT_EQ(seeds, 4 * 6 * 4);  // MB.I4.
 }

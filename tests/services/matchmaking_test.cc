@@ -238,7 +238,8 @@ TEST_F(MatchmakingTest, FourPlayerBasicFormsAMatchOfFour) {
   req.set_players(4);
   for (int i = 0; i < 4; ++i) {
     p.push_back(NewPlayer("P" + std::to_string(i)));
-    finds.push_back(std::make_unique<FindClient>(matchmaking_.get(), p[i], req));
+    finds.push_back(
+        std::make_unique<FindClient>(matchmaking_.get(), p[i], req));
     if (i < 3) WaitSearching(i + 1);
   }
   const std::string m = finds[0]->WaitFound();

@@ -10,9 +10,9 @@
 #include <set>
 
 #include "engine/state.h"
+#include "ratings/glicko2.h"
+#include "ratings/multiplayer.h"
 #include "services/errors.h"
-#include "services/ratings/glicko2.h"
-#include "services/ratings/multiplayer.h"
 #include "tests/services/test_server.h"
 
 namespace mancala::testing {
@@ -172,8 +172,7 @@ std::vector<std::pair<int, int>> FindTiedGame(int players, bool resign,
     }
     std::set<int> distinct(s.outcome().ranks.begin(),
                            s.outcome().ranks.begin() + players);
-    if (static_cast<int>(distinct.size()) < players &&
-        (!resign || resigned)) {
+    if (static_cast<int>(distinct.size()) < players && (!resign || resigned)) {
       ranks->assign(s.outcome().ranks.begin(),
                     s.outcome().ranks.begin() + players);
       return actions;
@@ -193,10 +192,11 @@ TEST_P(MultiplayerRatingsTest, BasicWithATieIsRatedByPairs) {
   ASSERT_FALSE(actions.empty());
   std::vector<TestPlayer> people;
   std::vector<const TestPlayer*> seats;
-  for (int i = 0; i < n; ++i) people.push_back(NewPlayer("P" + std::to_string(i)));
+  for (int i = 0; i < n; ++i)
+    people.push_back(NewPlayer("P" + std::to_string(i)));
   for (const TestPlayer& p : people) seats.push_back(&p);
-  v1::Match m = Create(seats, v1::MANCALA_BASIC, true,
-                       {{"determine_all_ranks", "off"}});
+  v1::Match m =
+      Create(seats, v1::MANCALA_BASIC, true, {{"determine_all_ranks", "off"}});
   for (auto [seat, pit] : actions) {
     if (pit < 0) {
       ResignOk(people[seat], m.name());
@@ -206,7 +206,8 @@ TEST_P(MultiplayerRatingsTest, BasicWithATieIsRatedByPairs) {
   }
   v1::Match end = Get(m.name());
   ASSERT_EQ(end.state(), v1::Match::FINISHED);
-  std::vector<int> got(end.result().ranks().begin(), end.result().ranks().end());
+  std::vector<int> got(end.result().ranks().begin(),
+                       end.result().ranks().end());
   EXPECT_EQ(got, ranks);
   auto want = Expected(ranks);
   for (int i = 0; i < n; ++i) {
@@ -341,9 +342,9 @@ TEST_F(RatingsTest, PagingThroughMatchesWhileNewOnesArriveReturnsEachOnce) {
 TEST_F(RatingsTest, ListMatchesFiltersByStateRankingAndTime) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
   const int64_t t0 = clock_.NowMs();
-  Beat(a, b);                                   // Ranked, finished.
+  Beat(a, b);  // Ranked, finished.
   clock_.AdvanceMs(10'000);
-  Create({&a, &b}, v1::KALAH, false);           // Casual, in progress.
+  Create({&a, &b}, v1::KALAH, false);  // Casual, in progress.
   v1::ListMatchesRequest req;
   req.set_state(v1::Match::FINISHED);
   v1::ListMatchesResponse resp;

@@ -1,9 +1,9 @@
 // The server as a whole: health checking, reflection, and restarts that
 // restore matches in progress exactly.
 
-#include <future>
-
 #include <grpcpp/generic/generic_stub.h>
+
+#include <future>
 
 #include "tests/services/test_server.h"
 
@@ -35,8 +35,8 @@ grpc::Status RawUnary(grpc::Channel* channel, const std::string& method,
 
 TEST_F(ServerTest, HealthCheckSaysServing) {
   std::string response;
-  grpc::Status s = RawUnary(channel_.get(), "/grpc.health.v1.Health/Check",
-                            "", &response);
+  grpc::Status s =
+      RawUnary(channel_.get(), "/grpc.health.v1.Health/Check", "", &response);
   ASSERT_TRUE(s.ok()) << s.error_message();
   // HealthCheckResponse{status: SERVING (1)} is field 1, varint 1.
   EXPECT_EQ(response, std::string("\x08\x01", 2));

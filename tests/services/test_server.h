@@ -4,32 +4,32 @@
 #ifndef MANCALA_TESTS_SERVICES_TEST_SERVER_H_
 #define MANCALA_TESTS_SERVICES_TEST_SERVER_H_
 
-#include <array>
-#include <chrono>
-#include <filesystem>
-#include <memory>
-#include <string>
-#include <thread>
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <vector>
-
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "mancala/v1/admin_service.grpc.pb.h"
 #include "mancala/v1/match_service.grpc.pb.h"
 #include "mancala/v1/matchmaking_service.grpc.pb.h"
-#include "mancala/v1/rating_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
+#include "mancala/v1/rating_service.grpc.pb.h"
 #include "services/clock.h"
 #include "services/server.h"
 
 namespace mancala::testing {
 
 struct TestPlayer {
-  std::string name;   // "players/{id}"
+  std::string name;  // "players/{id}"
   std::string token;
 };
 
@@ -66,9 +66,9 @@ class ServiceTest : public ::testing::Test {
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
-    channel_ = grpc::CreateChannel(
-        "127.0.0.1:" + std::to_string(server_->port()),
-        grpc::InsecureChannelCredentials());
+    channel_ =
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                            grpc::InsecureChannelCredentials());
     players_ = v1::PlayerService::NewStub(channel_);
     matches_ = v1::MatchService::NewStub(channel_);
     ratings_ = v1::RatingService::NewStub(channel_);

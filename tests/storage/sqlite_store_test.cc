@@ -4,10 +4,10 @@
 
 #include "storage/sqlite_store.h"
 
-#include <filesystem>
-
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "storage/schema.h"
 

@@ -1,6 +1,6 @@
 // Glicko-2 by pairs for 2-4 players. See multiplayer.h.
 
-#include "services/ratings/multiplayer.h"
+#include "ratings/multiplayer.h"
 
 #include <stdexcept>
 
@@ -12,7 +12,8 @@ void CheckPlayers(std::span<const MatchPlayer> players) {
     throw std::invalid_argument("Multiplayer: a match has 2 to 4 players");
   }
   for (const MatchPlayer& p : players) {
-    if (p.rank < 1) throw std::invalid_argument("Multiplayer: rank must be >= 1");
+    if (p.rank < 1)
+      throw std::invalid_argument("Multiplayer: rank must be >= 1");
   }
 }
 

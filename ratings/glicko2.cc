@@ -1,7 +1,7 @@
 // Glicko-2, following Glickman's "Example of the Glicko-2 system" (revision
 // of 2022-03-22) step by step. See glicko2.h.
 
-#include "services/ratings/glicko2.h"
+#include "ratings/glicko2.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,8 +39,8 @@ double AgedRd(double rd, double sigma, double t) {
 
 // Glickman step 3: g(phi).
 double G(double phi) {
-  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi *
-                                                    std::numbers::pi));
+  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi /
+                                   (std::numbers::pi * std::numbers::pi));
 }
 
 // Glickman step 3: E(mu, mu_j, phi_j), with g = g(phi_j) precomputed.
@@ -51,8 +51,8 @@ double E(double mu, double mu_j, double g) {
 }  // namespace
 
 Glicko2Trace Glicko2UpdateTraced(const Glicko2Rating& player,
-                                 std::span<const Glicko2Game> games,
-                                 double tau, double elapsed_rating_periods) {
+                                 std::span<const Glicko2Game> games, double tau,
+                                 double elapsed_rating_periods) {
   CheckPlayer(player);
   Require(std::isfinite(tau) && tau > 0, "tau must be finite and > 0");
   CheckPeriods(elapsed_rating_periods);
@@ -162,8 +162,7 @@ Glicko2Trace Glicko2UpdateTraced(const Glicko2Rating& player,
 Glicko2Rating Glicko2Update(const Glicko2Rating& player,
                             std::span<const Glicko2Game> games, double tau,
                             double elapsed_rating_periods) {
-  return Glicko2UpdateTraced(player, games, tau, elapsed_rating_periods)
-      .result;
+  return Glicko2UpdateTraced(player, games, tau, elapsed_rating_periods).result;
 }
 
 Glicko2Rating AgeForTimeAway(const Glicko2Rating& player,
@@ -178,8 +177,7 @@ Glicko2Rating AgeForTimeAway(const Glicko2Rating& player,
 double RatingPeriodsSince(double days) { return days * kRatingPeriodsPerDay; }
 
 Glicko2Rating ClampForStorage(const Glicko2Rating& r) {
-  return {r.rating, std::clamp(r.rd, kMinStoredRd, kMaxStoredRd),
-          r.volatility};
+  return {r.rating, std::clamp(r.rd, kMinStoredRd, kMaxStoredRd), r.volatility};
 }
 
 bool IsProvisional(const Glicko2Rating& r) { return r.rd >= kProvisionalRd; }

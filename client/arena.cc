@@ -1,4 +1,4 @@
-#include "services/cli/arena.h"
+#include "client/arena.h"
 
 #include <chrono>
 #include <cstdio>

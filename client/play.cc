@@ -1,4 +1,7 @@
-#include "services/cli/play.h"
+#include "client/play.h"
+
+#include <google/protobuf/util/time_util.h>
+#include <grpcpp/grpcpp.h>
 
 #include <chrono>
 #include <istream>
@@ -9,12 +12,9 @@
 #include <sstream>
 #include <thread>
 
-#include <google/protobuf/util/time_util.h>
-#include <grpcpp/grpcpp.h>
-
+#include "client/board_view.h"
 #include "mancala/v1/match_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
-#include "services/cli/board_view.h"
 
 namespace mancala::cli {
 namespace {
@@ -25,8 +25,8 @@ using google::protobuf::util::TimeUtil;
 class Connection {
  public:
   Connection(const std::string& server, int deadline_ms)
-      : channel_(grpc::CreateChannel(server,
-                                     grpc::InsecureChannelCredentials())),
+      : channel_(
+            grpc::CreateChannel(server, grpc::InsecureChannelCredentials())),
         players(v1::PlayerService::NewStub(channel_)),
         matches(v1::MatchService::NewStub(channel_)),
         deadline_ms_(deadline_ms) {}
@@ -57,7 +57,8 @@ class Connection {
 std::optional<v1::Game> ParseGame(const std::string& name) {
   v1::Game game;
   std::string upper;
-  for (char c : name) upper.push_back(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : name)
+    upper.push_back(std::toupper(static_cast<unsigned char>(c)));
   if (!v1::Game_Parse(upper, &game) || game == v1::GAME_UNSPECIFIED) {
     return std::nullopt;
   }
@@ -75,7 +76,10 @@ class Session {
  public:
   Session(const PlayOptions& o, std::istream& in, std::ostream& out,
           std::ostream& err)
-      : o_(o), in_(in), out_(out), err_(err),
+      : o_(o),
+        in_(in),
+        out_(out),
+        err_(err),
         conn_(o.server, o.rpc_deadline_ms) {}
 
   int Run();
@@ -106,11 +110,11 @@ class Session {
   std::ostream& out_;
   std::ostream& err_;
   Connection conn_;
-  std::string me_;                  // "players/{id}".
-  std::set<int> seats_;             // Seats held by me.
-  v1::Match match_;                 // Latest view.
-  int64_t shown_ply_ = 0;           // Moves printed so far.
-  int64_t prompted_ply_ = -1;       // Ply we last played at.
+  std::string me_;             // "players/{id}".
+  std::set<int> seats_;        // Seats held by me.
+  v1::Match match_;            // Latest view.
+  int64_t shown_ply_ = 0;      // Moves printed so far.
+  int64_t prompted_ply_ = -1;  // Ply we last played at.
   size_t next_move_ = 0;
   bool told_code_ = false;
   std::mt19937_64 rng_{std::random_device{}()};
@@ -148,7 +152,9 @@ grpc::Status Session::Setup() {
     v1::GetMatchRequest req;
     req.set_name(o_.match);
     s = conn_.matches->GetMatch(ctx.get(), req, &match_);
-    if (s.ok()) out_ << "Resuming " << match_.name() << " at ply " << match_.ply() << ".\n";
+    if (s.ok())
+      out_ << "Resuming " << match_.name() << " at ply " << match_.ply()
+           << ".\n";
   } else if (!o_.join.empty()) {
     v1::JoinMatchRequest req;
     req.set_invite_code(o_.join);
@@ -327,7 +333,8 @@ int Session::Run() {
         match_ = ev.match();
         if (match_.state() == v1::Match::WAITING && !told_code_) {
           out_ << "Waiting for players: invite code " << match_.invite_code()
-               << "\n" << std::flush;
+               << "\n"
+               << std::flush;
           told_code_ = true;
         }
       } else if (ev.has_move()) {
@@ -413,8 +420,8 @@ int Watch(const WatchOptions& o, std::ostream& out, std::ostream& err) {
   }
   grpc::Status s = stream->Finish();
   if (!s.ok() || !ended) {
-    err << "error: watch: " << s.error_message() << " (code "
-        << s.error_code() << ")\n";
+    err << "error: watch: " << s.error_message() << " (code " << s.error_code()
+        << ")\n";
     return 1;
   }
   return 0;

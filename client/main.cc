@@ -4,14 +4,13 @@
 //   replay  conformance traces checked offline (see replay.h)
 //   arena   the CPU against itself, offline (see arena.h)
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <sstream>
 
-#include <CLI/CLI.hpp>
-
-#include "services/cli/arena.h"
-#include "services/cli/play.h"
-#include "services/cli/replay.h"
+#include "client/arena.h"
+#include "client/play.h"
+#include "client/replay.h"
 
 namespace {
 
@@ -39,12 +38,14 @@ int main(int argc, char** argv) {
       app.add_subcommand("play", "play a match against the CPU or people");
   play_cmd->add_option("--server", play.server, "mancalad address")
       ->capture_default_str();
-  play_cmd->add_option("--game", play.game,
-                       "kalah, oware, congkak or mancala_basic")
+  play_cmd
+      ->add_option("--game", play.game,
+                   "kalah, oware, congkak or mancala_basic")
       ->capture_default_str();
-  play_cmd->add_option("--vs", play.vs,
-                       "who fills the other seats: cpu, or open (people who "
-                       "join with the invite code)")
+  play_cmd
+      ->add_option("--vs", play.vs,
+                   "who fills the other seats: cpu, or open (people who "
+                   "join with the invite code)")
       ->check(CLI::IsMember({"cpu", "open"}))
       ->capture_default_str();
   play_cmd->add_option("--name", play.name,
@@ -52,23 +53,25 @@ int main(int argc, char** argv) {
   play_cmd->add_option("--join", play.join,
                        "join a waiting match by its invite code");
   play_cmd->add_flag("--ranked", play.ranked, "a ranked (rated) match");
-  play_cmd->add_option("--turn-limit", play.turn_limit_s,
-                       "seconds per turn: 0 (none), 30 or 60")
+  play_cmd
+      ->add_option("--turn-limit", play.turn_limit_s,
+                   "seconds per turn: 0 (none), 30 or 60")
       ->check(CLI::IsMember({0, 30, 60}))
       ->capture_default_str();
   play_cmd->add_option("--move-delay-ms", play.move_delay_ms,
                        "with --auto: wait this long before each move");
-  play_cmd->add_option("--option,-o", option_pairs,
-                       "game option NAME=VALUE (RULES.md section 2), repeatable");
+  play_cmd->add_option(
+      "--option,-o", option_pairs,
+      "game option NAME=VALUE (RULES.md section 2), repeatable");
   play_cmd->add_option("--level", play.cpu_level, "CPU level 1-4")
       ->check(CLI::Range(1, 4))
       ->capture_default_str();
-  play_cmd->add_option("--opponents", play.opponents,
-                       "number of other seats (mancala_basic: 1-3)")
+  play_cmd
+      ->add_option("--opponents", play.opponents,
+                   "number of other seats (mancala_basic: 1-3)")
       ->check(CLI::Range(1, 3))
       ->capture_default_str();
-  play_cmd->add_flag("--cpu-first", play.cpu_first,
-                     "the opponent moves first");
+  play_cmd->add_flag("--cpu-first", play.cpu_first, "the opponent moves first");
   play_cmd->add_option("--match", play.match,
                        "resume this match (matches/ID), with --token");
   play_cmd->add_option("--token", play.token,
@@ -121,17 +124,18 @@ int main(int argc, char** argv) {
   arena_cmd->add_option("--seed", arena.seed, "series seed")
       ->check(kWholeNumber)
       ->capture_default_str();
-  arena_cmd->add_option("--budget-ms", arena.budget_ms,
-                        "time budget per move in ms (default 1000; with "
-                        "--nodes, one hour)")
+  arena_cmd
+      ->add_option("--budget-ms", arena.budget_ms,
+                   "time budget per move in ms (default 1000; with "
+                   "--nodes, one hour)")
       ->check(CLI::Range(1L, 86400000L));
-  arena_cmd->add_option("--nodes", arena.nodes,
-                        "search positions per move for levels 3-4 "
-                        "(0 = no limit); makes results reproducible")
+  arena_cmd
+      ->add_option("--nodes", arena.nodes,
+                   "search positions per move for levels 3-4 "
+                   "(0 = no limit); makes results reproducible")
       ->check(kWholeNumber)
       ->capture_default_str();
-  arena_cmd->add_option("--threads", arena.threads,
-                        "games played in parallel")
+  arena_cmd->add_option("--threads", arena.threads, "games played in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   arena_cmd
@@ -147,8 +151,7 @@ int main(int argc, char** argv) {
     for (const std::string& pair : arena_option_pairs) {
       auto eq = pair.find('=');
       if (eq == std::string::npos || eq == 0) {
-        std::cerr << "error: --option takes NAME=VALUE, got '" << pair
-                  << "'\n";
+        std::cerr << "error: --option takes NAME=VALUE, got '" << pair << "'\n";
         return 1;
       }
       arena.options[pair.substr(0, eq)] = pair.substr(eq + 1);

@@ -1,4 +1,4 @@
-#include "services/cli/board_view.h"
+#include "client/board_view.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -107,9 +107,8 @@ std::string DescribeResult(const v1::Match& match, int viewer) {
   out << "Ranks:";
   std::vector<int> order(static_cast<std::size_t>(match.seats_size()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&r](int a, int b) {
-    return r.ranks(a) < r.ranks(b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&r](int a, int b) { return r.ranks(a) < r.ranks(b); });
   for (const int s : order) {
     out << "\n  " << r.ranks(s) << ". " << SeatName(match, s, viewer)
         << " (store " << r.scores(s) << ")";

@@ -109,14 +109,14 @@ enum class Glicko2Bracket {
 // the paper and in ratings.json "intermediate". Exposed for tests and for
 // explaining a rating; use Glicko2Update in production code.
 struct Glicko2Trace {
-  double mu;        // Step 2.
-  double phi;       // Step 2.
-  double v;         // Step 3 (+infinity with no games).
-  double delta;     // Step 4 (0 with no games).
-  double sigma_new; // Step 5 (sigma' = sigma with no games).
-  double phi_star;  // Step 6.
-  double phi_new;   // Step 7.
-  double mu_new;    // Step 7.
+  double mu;                // Step 2.
+  double phi;               // Step 2.
+  double v;                 // Step 3 (+infinity with no games).
+  double delta;             // Step 4 (0 with no games).
+  double sigma_new;         // Step 5 (sigma' = sigma with no games).
+  double phi_star;          // Step 6.
+  double phi_new;           // Step 7.
+  double mu_new;            // Step 7.
   int illinois_iterations;  // Passes of the step 5.4 loop (0 with no games).
   Glicko2Bracket bracket;   // Step 5.1 branch.
   Glicko2Rating result;     // Step 8: what Glicko2Update returns.
@@ -125,8 +125,8 @@ struct Glicko2Trace {
 // Glicko2Update, also returning every intermediate value. Same
 // preconditions.
 Glicko2Trace Glicko2UpdateTraced(const Glicko2Rating& player,
-                                 std::span<const Glicko2Game> games,
-                                 double tau, double elapsed_rating_periods);
+                                 std::span<const Glicko2Game> games, double tau,
+                                 double elapsed_rating_periods);
 
 // ---------------------------------------------------------------------------
 // Service helpers.

@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-#include "services/ratings/glicko2.h"
+#include "ratings/glicko2.h"
 
 namespace mancala::ratings {
 

@@ -18,17 +18,17 @@ namespace mancala::cli {
 
 struct PlayOptions {
   std::string server = "127.0.0.1:50051";
-  std::string game = "kalah";              // kalah, oware, congkak,
-                                           // mancala_basic.
+  std::string game = "kalah";                  // kalah, oware, congkak,
+                                               // mancala_basic.
   std::map<std::string, std::string> options;  // Game options.
   // Who fills the other seats: "cpu" or "open" (people, by invite code).
   std::string vs = "cpu";
   int cpu_level = 2;
-  int opponents = 1;        // Other seats (Mancala Basic: 1-3).
-  bool cpu_first = false;   // The opponent moves first.
+  int opponents = 1;       // Other seats (Mancala Basic: 1-3).
+  bool cpu_first = false;  // The opponent moves first.
   bool ranked = false;
-  int turn_limit_s = 0;     // 0, 30 or 60.
-  std::string name;         // Display name of a new player ("" = guest).
+  int turn_limit_s = 0;  // 0, 30 or 60.
+  std::string name;      // Display name of a new player ("" = guest).
   // Join a match by invite code instead of creating one.
   std::string join;
   // Resume: an existing match and/or an existing player's token.
@@ -36,8 +36,8 @@ struct PlayOptions {
   std::string token;
   // Pits to play, in order, before reading standard input.
   std::vector<int> moves;
-  bool auto_play = false;   // Play the lowest legal pit without asking.
-  int move_delay_ms = 0;    // Wait before each automatic move.
+  bool auto_play = false;  // Play the lowest legal pit without asking.
+  int move_delay_ms = 0;   // Wait before each automatic move.
   int rpc_deadline_ms = 10000;
 };
 
@@ -48,9 +48,9 @@ int Play(const PlayOptions& options, std::istream& in, std::ostream& out,
 
 struct WatchOptions {
   std::string server = "127.0.0.1:50051";
-  std::string match;        // "matches/{id}".
+  std::string match;  // "matches/{id}".
   int64_t after_ply = 0;
-  std::string token;        // Optional: watch as that player.
+  std::string token;  // Optional: watch as that player.
 };
 
 // `mancala watch`: prints every event of a match, one line each, until it

@@ -1,4 +1,4 @@
-#include "services/cli/replay.h"
+#include "client/replay.h"
 
 #include <ostream>
 
