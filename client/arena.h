@@ -19,7 +19,7 @@ namespace mancala::cli {
 
 struct ArenaOptions {
   std::string game = "kalah";                  // Wire name of the game.
-  std::map<std::string, std::string> options;  // Game options (RULES.md 2).
+  std::map<std::string, std::string> options;  // docs/rules.md section 2.
   int players = 2;                             // 2..4 (Mancala Basic).
   int level_a = 4;
   int level_b = 3;

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
                        "with --auto: wait this long before each move");
   play_cmd->add_option(
       "--option,-o", option_pairs,
-      "game option NAME=VALUE (RULES.md section 2), repeatable");
+      "game option NAME=VALUE (docs/rules.md section 2), repeatable");
   play_cmd->add_option("--level", play.cpu_level, "CPU level 1-4")
       ->check(CLI::Range(1, 4))
       ->capture_default_str();
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
                    "kalah, oware, congkak or mancala_basic")
       ->required();
   arena_cmd->add_option("--option,-o", arena_option_pairs,
-                        "game option NAME=VALUE (RULES.md section 2), "
+                        "game option NAME=VALUE (docs/rules.md section 2), "
                         "repeatable");
   arena_cmd->add_option("--a", arena.level_a, "level of player A (1-4)")
       ->required();

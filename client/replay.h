@@ -1,5 +1,5 @@
 // `mancala replay FILE...`: checks conformance traces and edge_cases.json
-// offline against the engine (format: shared/conformance/README.md).
+// offline against the engine (format: tests/data/README.md).
 
 #ifndef MANCALA_SERVICES_CLI_REPLAY_H_
 #define MANCALA_SERVICES_CLI_REPLAY_H_

@@ -1,4 +1,4 @@
-// Congkak (RULES.md section 6), single round, alternating opening.
+// Congkak (docs/rules.md section 6), single round, alternating opening.
 //
 // Two players, `houses` houses each (7 by default; 5 and 9 boards exist)
 // with `seeds` seeds in each, and a store after each player's houses: the

@@ -26,8 +26,8 @@
 
 namespace mancala::engine {
 
-// A position on the board: pit `pit` (0..n-1, sowing order, RULES.md 1.2) of
-// `player`, or that player's store when pit == kStore.
+// A position on the board: pit `pit` (0..n-1, sowing order, docs/rules.md 1.2)
+// of `player`, or that player's store when pit == kStore.
 struct Place {
   static constexpr int kStore = -1;
   int player = 0;
@@ -65,7 +65,7 @@ struct MoveRecord {
   int pit = -1;     // Chosen pit; -1 for a resignation.
   std::vector<Event> events;
 
-  // Totals, as annotated in ../shared/conformance.
+  // Totals, as the trace files in tests/data annotate them.
   int sown = 0;      // Seeds lifted: from the chosen pit, plus every
                      // Congkak relay pick-up (C.4), i.e. seeds dropped.
   int relays = 0;    // Congkak relay pick-ups (C.4).

@@ -1,6 +1,6 @@
 // Internal to the engine: the per-game rule code's access to State.
 //
-// State declares `friend struct GameAccess`; every rule of RULES.md is
+// State declares `friend struct GameAccess`; every rule of docs/rules.md is
 // implemented by a static member below, defined in the game's own source
 // file (kalah.cc, congkak.cc, oware.cc, mancala_basic.cc) or, when shared by
 // several games, in state.cc. Nothing outside engine/*.cc includes this.

@@ -1,4 +1,4 @@
-// Kalah (RULES.md section 4).
+// Kalah (docs/rules.md section 4).
 //
 // Two players, 6 pits each and a store after each player's pits (K.1). The
 // mover empties one of their non-empty pits (K.2) and sows its seeds one by

@@ -1,4 +1,4 @@
-// Mancala Basic (RULES.md section 3; Japan Recreation Association rules).
+// Mancala Basic (docs/rules.md section 3; Japan Recreation Association rules).
 //
 // 2-4 players, each with `pits` pits (6; 7 only with 2 players, 4 only with
 // 3-4; MB.1) of `stones` stones (MB.2) and a store after them. The ring is

@@ -1,4 +1,4 @@
-// Oware (RULES.md section 5).
+// Oware (docs/rules.md section 5).
 //
 // Two players, 6 houses each, `seeds` per house (O.1); no stores on the
 // ring: store[p] only counts the seeds p captured. The 12 houses form one

@@ -1,4 +1,4 @@
-// Option parsing and printing for the four games (RULES.md section 2).
+// Option parsing and printing for the four games (docs/rules.md section 2).
 //
 // Each game has a fixed list of options, each with a default and a closed
 // set of allowed spellings. Parsing walks the caller's options once, checks

@@ -2,7 +2,7 @@
 //
 // A game is named by its wire name ("kalah", "oware", "congkak",
 // "mancala_basic") and configured by string options, exactly as listed in
-// RULES.md section 2. ParseRules() turns (game, options, players) into a
+// docs/rules.md section 2. ParseRules() turns (game, options, players) into a
 // Rules value or explains what is wrong. Rules is a small immutable value:
 // copy it freely.
 //
@@ -80,7 +80,7 @@ struct RulesError {
 // names the offending option and its allowed values, e.g.
 //   option "seeds" for kalah must be one of 4, 5, 6 (got "7").
 // Unknown game names and unknown option names are errors; missing options
-// take their RULES.md section 2 defaults. Congkak `rounds = traditional`
+// take their docs/rules.md section 2 defaults. Congkak `rounds = traditional`
 // (C.12) is refused as not supported yet. `players` is the number of seats:
 // it must be 2 except for Mancala Basic (2..4); an explicit "players"
 // option, if given, must agree with it. Mancala Basic `pits` values the

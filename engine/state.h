@@ -2,14 +2,14 @@
 //
 // State is a value type with fixed-size arrays (no allocation on Apply when
 // no MoveRecord is asked for, except Oware's repetition set): copy it to
-// search. Every rule it applies is cited by its RULES.md id in the game's
+// search. Every rule it applies is cited by its docs/rules.md id in the game's
 // source file (kalah.cc, oware.cc, congkak.cc, mancala_basic.cc).
 //
 // Contract:
 // - Apply(pit) plays the player to move's pit (0..n-1, own side, sowing
 //   order). An illegal move returns a MoveError and changes nothing (1.11).
-// - Resign(player) removes a player as RULES.md MB.13-MB.15 (all games; with
-//   two players it is a loss).
+// - Resign(player) removes a player as docs/rules.md MB.13-MB.15 (all
+//   games; with two players it is a loss).
 // - Once is_over(), to_move() is -1 and outcome() is final.
 // Thread-safety: const methods may be called concurrently; mutation needs
 // external synchronisation.

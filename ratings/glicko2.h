@@ -3,8 +3,8 @@
 //
 // Source of every formula: Mark Glickman, "Example of the Glicko-2 system"
 // (glicko.net/glicko/glicko2.pdf, revision of 2022-03-22), cited below as
-// "Glickman step N". Policy: /work/shared/docs/RATINGS.md. Test vectors:
-// /work/shared/conformance/ratings.json (sections glicko2,
+// "Glickman step N". Policy: docs/ratings.md. Test vectors:
+// tests/data/ratings.json (sections glicko2,
 // glicko2_lichess_mode, multiplayer).
 //
 // Units used throughout:
@@ -20,7 +20,7 @@
 // Everything in this header is a pure function of its arguments: no state, no
 // I/O, safe to call from any thread.
 //
-// Typical service flow for one player of a rated match (RATINGS.md "Time"):
+// Typical service flow for one rated player (docs/ratings.md "Time"):
 //   Glicko2Rating aged = AgeForTimeAway(stored,
 //                                       RatingPeriodsSince(days_since_last));
 //   Glicko2Rating next = Glicko2Update(aged, games, kServiceTau, 0.0);
@@ -59,7 +59,7 @@ inline constexpr double kGlicko2Center = 1500.0;
 // Convergence tolerance of the Illinois iteration (Glickman step 5.4).
 inline constexpr double kConvergenceEpsilon = 1e-6;
 
-// Service policy (RATINGS.md "Algorithm").
+// Service policy (docs/ratings.md "Algorithm").
 inline constexpr double kServiceTau = 0.5;
 inline constexpr Glicko2Rating kNewPlayer{1500.0, 350.0, 0.06};
 // The stored RD is kept within [kMinStoredRd, kMaxStoredRd] rating points.
@@ -67,7 +67,7 @@ inline constexpr double kMinStoredRd = 30.0;
 inline constexpr double kMaxStoredRd = 350.0;
 // A rating with RD >= kProvisionalRd rating points is shown as provisional.
 inline constexpr double kProvisionalRd = 110.0;
-// Rating periods per day of absence (RATINGS.md "Time"; lichess's rate).
+// Rating periods per day of absence (docs/ratings.md "Time"; lichess's rate).
 inline constexpr double kRatingPeriodsPerDay = 0.21436;
 
 // ---------------------------------------------------------------------------
@@ -131,7 +131,7 @@ Glicko2Trace Glicko2UpdateTraced(const Glicko2Rating& player,
 // ---------------------------------------------------------------------------
 // Service helpers.
 
-// The RD grown for time away without games (RATINGS.md "Time"; the same
+// The RD grown for time away without games (docs/ratings.md "Time"; the same
 // formula as Glickman step 6 / the no-games case):
 //     phi* = sqrt(phi^2 + t * sigma^2),  t = elapsed_rating_periods >= 0.
 // Rating and volatility are unchanged; no clamping. Equal to
@@ -139,16 +139,16 @@ Glicko2Trace Glicko2UpdateTraced(const Glicko2Rating& player,
 Glicko2Rating AgeForTimeAway(const Glicko2Rating& player,
                              double elapsed_rating_periods);
 
-// Rating periods elapsed in `days` days: days * 0.21436 (RATINGS.md "Time").
-// The service uses 0 for a player's first rated match.
+// Rating periods elapsed in `days` days: days * 0.21436 (docs/ratings.md
+// "Time"). The service uses 0 for a player's first rated match.
 double RatingPeriodsSince(double days);
 
 // `r` with its RD clamped to [30, 350] rating points, as the service stores
-// it (RATINGS.md "Algorithm"). Rating and volatility unchanged.
+// it (docs/ratings.md "Algorithm"). Rating and volatility unchanged.
 Glicko2Rating ClampForStorage(const Glicko2Rating& r);
 
 // True iff the rating is shown as provisional: rd >= 110 rating points
-// (RATINGS.md "Provisional").
+// (docs/ratings.md "Provisional").
 bool IsProvisional(const Glicko2Rating& r);
 
 }  // namespace mancala::ratings

@@ -1,19 +1,19 @@
 // Rating one finished match of 2-4 players with Glicko-2 by pairs
-// (RATINGS.md "Algorithm: Glicko-2, multiplayer by pairs").
+// (docs/ratings.md "Multiplayer by pairs").
 //
 // Each player gets one virtual game against each opponent, scored from the
-// final ranks: better rank 1, equal rank 0.5, worse rank 0 (RATINGS.md; a
+// final ranks: better rank 1, equal rank 0.5, worse rank 0 (docs/ratings.md; a
 // shared place is a draw). The match is one rating period for each player
-// (RATINGS.md): every player's new rating is one Glicko2Update over their
+// (docs/ratings.md): every player's new rating is one Glicko2Update over their
 // N-1 virtual games, and every virtual game uses the opponents' ratings from
 // "before" (the values as they stand when this match is rated), never a
 // value already updated by this match. Two players is the same computation
-// with one game each (RATINGS.md "Two players").
+// with one game each (docs/ratings.md "Two players").
 //
 // Units as in glicko2.h: rating and RD in rating points, volatility sigma,
 // tau dimensionless, elapsed rating periods t >= 0.
 // Pure functions; thread-safe. The caller serialises matches sharing a
-// player (RATINGS.md: updates of such matches never interleave).
+// player (docs/ratings.md: updates of such matches never interleave).
 
 #ifndef MANCALA_SERVICES_RATINGS_MULTIPLAYER_H_
 #define MANCALA_SERVICES_RATINGS_MULTIPLAYER_H_

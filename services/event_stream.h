@@ -1,5 +1,5 @@
 // A server stream of events: a queue and the gRPC reactor that writes it,
-// one write in flight at a time (DESIGN.md "Concurrency").
+// one write in flight at a time (docs/design.md "Concurrency").
 //
 // Producers Push() events under their own locks; Push() never blocks and
 // never waits for the network, so a slow reader never slows a producer. A

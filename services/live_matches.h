@@ -1,7 +1,7 @@
 // The registry of live matches: each match's engine state, seats, turn
 // clock, presence and watchers, kept in step with the store.
 //
-// The path of a move (DESIGN.md): Play() takes the match lock, applies the
+// The path of a move (docs/design.md): Play() takes the match lock, applies the
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers and tells the watchers. A move the store
 // refused never happened. Whenever the computer must move (a CPU seat, a

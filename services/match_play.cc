@@ -225,7 +225,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.request_id = request_id;
   storage::MatchUpdate update;
   // Held from reading the ratings until the move is stored: the rating
-  // updates of matches sharing a player never interleave (RATINGS.md).
+  // updates of matches sharing a player never interleave (docs/ratings.md).
   std::unique_lock<std::mutex> ratings_lock;
   if (next.is_over()) {
     update.status = MatchStatus::kFinished;
@@ -290,7 +290,7 @@ grpc::Status LiveMatches::RateEnd(const Live& live,
   const storage::MatchRecord& rec = live.record;
   const size_t n = rec.seats.size();
   // A seat that never moved itself (only the CPU for it): the match is
-  // aborted, not rated (RATINGS.md "What is rated").
+  // aborted, not rated (docs/ratings.md "What is rated").
   std::vector<bool> moved(n, false);
   if (!last_move.by_cpu) moved[last_move.seat] = true;
   auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);

@@ -34,7 +34,7 @@ grpc::Status ParsePageToken(const std::string& token, int64_t* from_ply) {
   return grpc::Status::OK;
 }
 
-// Reads an on/off option value as RULES.md section 2 spells them.
+// Reads an on/off option value as docs/rules.md section 2 spells them.
 bool ParseSwitch(const std::string& value, bool* out) {
   if (value == "on" || value == "true") {
     *out = true;
@@ -72,7 +72,7 @@ grpc::Status MatchServiceImpl::CreateMatch(
   }
   match.game = *game;
   match.options.insert(request->options().begin(), request->options().end());
-  // rotate_first_player is a series setting (RULES.md MB.4) that the
+  // rotate_first_player is a series setting (docs/rules.md MB.4) that the
   // service keeps for every game; the rules never see it.
   if (auto it = match.options.find("rotate_first_player");
       it != match.options.end()) {

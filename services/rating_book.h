@@ -1,7 +1,7 @@
 // Ranked-match bookkeeping: which matches are rated, and the rating
-// changes they make (RATINGS.md).
+// changes they make (docs/ratings.md).
 //
-// Policy, from RATINGS.md "What is rated": only ranked matches whose every
+// Policy, from docs/ratings.md "What is rated": only ranked matches whose every
 // seat is a distinct person are rated; a ranked match in which some seat
 // never made a move of its own is aborted instead (not rated). One rating
 // per player per game; before a match each player's RD grows with the time

@@ -1,7 +1,7 @@
 // Who plays the current turn: the seat's player, or the computer for them.
 //
-// The rule pages promise (RULES.md 3.5, the site settings): a turn whose time
-// limit passes is played by the CPU for the seat; a player who dropped out
+// The rule pages promise (docs/rules.md 3.5, the site settings): a turn whose
+// time limit passes is played by the CPU for the seat; a player who dropped out
 // keeps the seat while the CPU plays for them, move after move, until they
 // return. A seat is present while its player has an open WatchMatch stream
 // or has called within the grace period.

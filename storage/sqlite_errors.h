@@ -1,5 +1,5 @@
 // SQLiteCpp's exceptions become an absl::Status here, and nowhere else
-// (DESIGN.md "Errors"): a constraint failure is ALREADY_EXISTS, anything
+// (docs/design.md "Errors"): a constraint failure is ALREADY_EXISTS, anything
 // else INTERNAL, with `what` naming the operation.
 
 #ifndef MANCALA_STORAGE_SQLITE_ERRORS_H_

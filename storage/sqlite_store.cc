@@ -363,7 +363,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The ply check makes the append conditional: a stale or repeated
-    // append changes no row and is refused (DESIGN.md "path of a move").
+    // append changes no row and is refused (docs/design.md "Storage").
     auto& u = Prepare(
         "UPDATE matches SET ply = ?, status = ?, updated_at_ms = ?, "
         "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");

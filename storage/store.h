@@ -46,7 +46,7 @@ struct SeatRecord {
 };
 
 // kAborted: a ranked match that ended with a seat that never moved itself
-// (RATINGS.md "What is rated"); it is not rated.
+// (docs/ratings.md "What is rated"); it is not rated.
 enum class MatchStatus {
   kWaiting,
   kInProgress,

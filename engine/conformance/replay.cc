@@ -110,7 +110,7 @@ std::string EngineEndReason(const std::string& data_reason) {
 }
 
 void AddDataOption(const std::string& name, const json& value, OptionMap& out) {
-  if (name == "repetition") {  // conformance/README.md name map.
+  if (name == "repetition") {  // tests/data/README.md name map.
     const std::string v = value.get<std::string>();
     out["cycle_rule"] = v == "end_collect" ? "repetition_ends" : v;
     return;

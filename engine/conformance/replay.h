@@ -1,9 +1,9 @@
-// Checks the golden data of ../shared/conformance against the engine.
+// Checks the golden data of tests/data against the engine.
 //
 // A trace file (`*_playthrough.json`, `*_random*.json`) is a list of games
 // played by another engine (or the rules model): each game is replayed from
 // its `initial` position with the file's `spec_options`, comparing every
-// step as RULES.md 8.1 and conformance/README.md say for the file's family
+// step as docs/rules.md 8.1 and tests/data/README.md say for the file's family
 // (the file name's prefix: openspiel_kalah_, openspiel_oware_,
 // congkaksolver_, specmodel_, stoneshark_basic2p_, stoneshark_kalah_).
 // edge_cases.json holds hand-made positions: each case is set up with
@@ -36,7 +36,7 @@ struct ReplayReport {
 };
 
 // Checks one trace file or edge_cases.json (detected by content) against the
-// engine, as ../shared/conformance/README.md and RULES.md 8.1 say. A "unit"
+// engine, as tests/data/README.md and docs/rules.md 8.1 say. A "unit"
 // is one game of a trace file or one (case, option value) pair of
 // edge_cases.json; a unit fails at its first step with a mismatch (every
 // mismatch of that step is listed) and the rest of it is not replayed.

@@ -1,5 +1,5 @@
 // Trace files: every game replayed from `initial`, compared step by step
-// (RULES.md 8.1). The last step and the `result` are compared as each file
+// (docs/rules.md 8.1). The last step and the `result` are compared as each file
 // family allows:
 //   openspiel_kalah_, congkaksolver_: those engines never sweep, so the
 //     engine's board before its sweep equals the step, and its final stores

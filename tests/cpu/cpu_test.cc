@@ -449,7 +449,7 @@ TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
 }
 
 // Why the Congkak strength criterion cannot hold between levels 2, 3 and 4
-// under the default alternating opening (RULES.md C-D1): the first player
+// under the default alternating opening (docs/rules.md C-D1): the first player
 // chains extra turns (C.5) and relays (C.4) to more than half of the 98
 // seeds before the second player ever moves, and every level from 2 up
 // finds such a first turn. So whoever starts wins.

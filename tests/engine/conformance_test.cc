@@ -1,4 +1,4 @@
-// Every conformance file (RULES.md 8.1) through the replay checker, plus
+// Every conformance file (docs/rules.md 8.1) through the replay checker, plus
 // proof that the checker fails on corrupted data.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Congkak, RULES.md section 6: one test per rule, exact boards after known
+// Congkak, docs/rules.md section 6: one test per rule, exact boards after known
 // moves (positions from the C01-C10 edge cases where they fit).
 
 #include <gtest/gtest.h>

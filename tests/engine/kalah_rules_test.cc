@@ -1,4 +1,4 @@
-// Kalah, RULES.md section 4: one test per rule, exact boards after known
+// Kalah, docs/rules.md section 4: one test per rule, exact boards after known
 // moves (positions from the K01-K16 edge cases where they fit).
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Mancala Basic, RULES.md section 3: one test per rule, exact boards after
+// Mancala Basic, docs/rules.md section 3: one test per rule, exact boards after
 // known moves (positions from the B01-B16 edge cases where they fit).
 
 #include <gtest/gtest.h>

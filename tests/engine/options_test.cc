@@ -1,4 +1,4 @@
-// Option parsing (RULES.md section 2): defaults, every allowed value, and
+// Option parsing (docs/rules.md section 2): defaults, every allowed value, and
 // error messages that name the option and list the allowed values.
 
 #include <gtest/gtest.h>

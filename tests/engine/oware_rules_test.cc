@@ -1,4 +1,4 @@
-// Oware, RULES.md section 5: one test per rule, exact boards after known
+// Oware, docs/rules.md section 5: one test per rule, exact boards after known
 // moves (positions from the O01-O16 edge cases where they fit).
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Tests of ratings/: every vector of ratings.json (sections glicko2,
 // glicko2_lichess_mode, multiplayer), read at run time, plus hand tests of
-// the properties RATINGS.md asks for and of the service helpers.
+// the properties docs/ratings.md asks for and of the service helpers.
 
 #include "ratings/glicko2.h"
 

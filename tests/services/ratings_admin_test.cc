@@ -84,7 +84,7 @@ class RatingsTest : public ServiceTest {
   std::unique_ptr<grpc::ClientContext> AdminCtx() { return Ctx(kAdminToken); }
 
   // The expected ratings of a match between new players, by the pure
-  // functions (RATINGS.md: t = 0 for a first match, tau 0.5).
+  // functions (docs/ratings.md: t = 0 for a first match, tau 0.5).
   static std::vector<ratings::Glicko2Rating> Expected(
       const std::vector<int>& ranks) {
     std::vector<ratings::MatchPlayer> pool;
