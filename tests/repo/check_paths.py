@@ -75,6 +75,7 @@ def starts_word(text, pos, after):
     """True if text[pos] is at a line start or right after a char in after."""
     return pos == 0 or text[pos - 1] == "\n" or text[pos - 1] in after
 
+
 SELF = os.path.basename(__file__)
 
 
