@@ -150,9 +150,13 @@ void Metrics::RecordCpuSearch(int level,
 
 void Metrics::OnCommit(const storage::CommitReport& report) {
   std::lock_guard lock(mu_);
-  moves_committed_ += report.moves;
   commit_seconds_.Observe(Seconds(report.latency));
   commit_batch_.Observe(report.batch_size);
+}
+
+void Metrics::OnMoveCommitted() {
+  std::lock_guard lock(mu_);
+  ++moves_committed_;
 }
 
 std::string Metrics::Render() const {

@@ -62,6 +62,7 @@ class Metrics final : public storage::StoreMetrics {
   // One CPU move search at `level` (1-4).
   void RecordCpuSearch(int level, std::chrono::steady_clock::duration took);
   void OnCommit(const storage::CommitReport& report) override;
+  void OnMoveCommitted() override;
 
   // Every metric in the Prometheus text format.
   std::string Render() const;

@@ -400,10 +400,11 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
     q.exec();
     WriteRatings(update.rating_changes, update.new_ratings);
     tx.commit();
-    timer.Done(/*batch_size=*/1, /*moves=*/1);  // No group commit here.
+    timer.Done(/*batch_size=*/1);  // No group commit here.
   } catch (const SQLite::Exception& e) {
     return FromException(e, "append move");
   }
+  if (metrics() != nullptr) metrics()->OnMoveCommitted();
   return absl::OkStatus();
 }
 

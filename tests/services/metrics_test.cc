@@ -70,8 +70,9 @@ TEST(Metrics, HistogramBucketsAreCumulativeWithUpperBoundsInclusive) {
 
 TEST(Metrics, StoreCommitsCountMovesAndBatches) {
   Metrics m;
-  m.OnCommit({microseconds(400), 3, 2});
-  m.OnCommit({microseconds(200), 1, 1});
+  m.OnCommit({microseconds(400), 3});
+  m.OnCommit({microseconds(200), 1});
+  for (int i = 0; i < 3; ++i) m.OnMoveCommitted();
   const std::string text = m.Render();
   EXPECT_TRUE(Has(text, "mancala_moves_committed_total 3")) << text;
   EXPECT_TRUE(Has(text, "mancala_store_commit_batch_size_bucket{le=\"1\"} 1"));
