@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <iostream>
 
 #include "client/rpc.h"
@@ -59,7 +60,9 @@ int Queue(const QueueOptions& o, std::istream& in, std::ostream& out,
       const v1::QueueState& q = update.waiting();
       out << (live ? "\r" : "") << q.searching() << " searching, waited "
           << q.waited_seconds() << " s";
-      if (play.ranked) out << ", rating window +/-" << q.rating_window();
+      if (play.ranked) {
+        out << ", rating window +/-" << std::lround(q.rating_window());
+      }
       out << (live ? "   " : "\n") << std::flush;
     } else if (update.has_found()) {
       found = update.found().match();

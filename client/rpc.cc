@@ -58,6 +58,8 @@ std::string ToJson(const google::protobuf::Message& message) {
   std::string out;
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
+  // Scripts find every field, zeros and empty lists included.
+  options.always_print_primitive_fields = true;
   (void)google::protobuf::util::MessageToJsonString(message, &out, options);
   return out + "\n";
 }
