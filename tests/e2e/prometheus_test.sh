@@ -19,6 +19,7 @@ stop_all() {
   cleanup_work
 }
 trap stop_all EXIT
+trap 'exit 1' INT TERM
 start_server "$MANCALAD" "$WORK/db" "$WORK/server.log" --metrics-listen 127.0.0.1:0
 S=127.0.0.1:$PORT
 MP=$(metrics_port "$WORK/server.log")
@@ -33,7 +34,9 @@ scrape_configs:
       - targets: ['127.0.0.1:$MP']
 YAML
 PP=$(free_port "$PYTHON")
-"$PROMETHEUS" --config.file="$WORK/prometheus.yml" \
+# `timeout` bounds its life even if this script is killed outright (then
+# no trap runs); a TERM to PROM_PID (timeout's pid) reaches Prometheus.
+timeout --kill-after=5 170 "$PROMETHEUS" --config.file="$WORK/prometheus.yml" \
   --storage.tsdb.path="$WORK/tsdb" --web.listen-address="127.0.0.1:$PP" \
   --log.level=warn >"$WORK/prometheus.log" 2>&1 &
 PROM_PID=$!
