@@ -1,15 +1,20 @@
 // mancala: the command-line client. Subcommands:
-//   play    a match against the CPU or people (see play.h)
-//   watch   a match's events as they happen (see play.h)
-//   replay  conformance traces checked offline (see replay.h)
-//   arena   the CPU against itself, offline (see arena.h)
+//   play         a match against the CPU or people (see play.h)
+//   queue        find opponents (matchmaking), then play (see queue.h)
+//   watch        a match's events as they happen (see play.h)
+//   leaderboard, rating, history, admin   records (see records.h)
+//   replay       conformance traces checked offline (see replay.h)
+//   arena        the CPU against itself, offline (see arena.h)
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
 #include "client/arena.h"
 #include "client/play.h"
+#include "client/queue.h"
+#include "client/records.h"
 #include "client/replay.h"
 
 namespace {
@@ -24,6 +29,45 @@ const CLI::Validator kWholeNumber(
       return "must be a whole number, 0 or more (got " + text + ")";
     },
     "UINT");
+
+// NAME=VALUE pairs into `out`; false (after saying why) for a bad one.
+bool ParseOptionPairs(const std::vector<std::string>& pairs,
+                      std::map<std::string, std::string>* out) {
+  for (const std::string& pair : pairs) {
+    auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "error: --option takes NAME=VALUE, got '" << pair << "'\n";
+      return false;
+    }
+    (*out)[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  return true;
+}
+
+// "2,5,0" into pits; false (after saying why) for anything else.
+bool ParseMoves(const std::string& moves, std::vector<int>* out) {
+  std::string item;
+  for (std::istringstream in(moves); std::getline(in, item, ',');) {
+    try {
+      out->push_back(std::stoi(item));
+    } catch (const std::exception&) {
+      std::cerr << "error: --moves takes pit numbers like 2,5,0\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The flags every records subcommand takes.
+void AddQueryFlags(CLI::App* cmd, mancala::cli::QueryOptions& q) {
+  cmd->add_option("--server", q.server, "mancalad address")
+      ->capture_default_str();
+  cmd->add_flag("--json", q.json,
+                "print the API response as JSON (for scripts)");
+  cmd->add_option("--limit", q.limit, "rows at most")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+}
 
 }  // namespace
 
@@ -92,6 +136,103 @@ int main(int argc, char** argv) {
   watch_cmd->add_option("--token", watch.token,
                         "watch as this player (keeps their seat present)");
 
+  mancala::cli::QueueOptions queue;
+  std::vector<std::string> queue_option_pairs;
+  std::string queue_moves;
+  CLI::App* queue_cmd = app.add_subcommand(
+      "queue", "find opponents (matchmaking), then play the match");
+  queue_cmd->add_option("--server", queue.play.server, "mancalad address")
+      ->capture_default_str();
+  queue_cmd
+      ->add_option("--game", queue.play.game,
+                   "kalah, oware, congkak or mancala_basic")
+      ->required();
+  queue_cmd->add_flag("--ranked", queue.play.ranked,
+                      "a ranked (rated) match, opponents by rating");
+  queue_cmd->add_option("--players", queue.players, "seats (mancala_basic 2-4)")
+      ->check(CLI::Range(2, 4))
+      ->capture_default_str();
+  queue_cmd->add_option("--option,-o", queue_option_pairs,
+                        "game option NAME=VALUE, repeatable");
+  queue_cmd
+      ->add_option("--turn-limit", queue.play.turn_limit_s,
+                   "seconds per turn: 0 (none), 30 or 60")
+      ->check(CLI::IsMember({0, 30, 60}))
+      ->capture_default_str();
+  queue_cmd->add_flag("--accept-cpu", queue.accept_cpu,
+                      "casual: take CPU opponents after the server's wait");
+  queue_cmd->add_option("--name", queue.play.name,
+                        "your display name (a guest name if not given)");
+  queue_cmd->add_option("--token", queue.play.token,
+                        "search as the player with this token");
+  queue_cmd->add_flag("--auto", queue.play.auto_play,
+                      "play the lowest legal pit without asking");
+  queue_cmd->add_option("--move-delay-ms", queue.play.move_delay_ms,
+                        "with --auto: wait this long before each move");
+  queue_cmd->add_option("--moves", queue_moves,
+                        "pits to play first, comma-separated (then stdin)");
+
+  // Records: public ones, then the operators' (admin token from the
+  // environment, never from the command line where `ps` would show it).
+  mancala::cli::QueryOptions query;
+  if (const char* t = std::getenv("MANCALA_ADMIN_TOKEN")) query.admin_token = t;
+  bool provisional = false;
+  CLI::App* leaderboard_cmd = app.add_subcommand(
+      "leaderboard", "best ratings of a game (Glicko-2), best first");
+  AddQueryFlags(leaderboard_cmd, query);
+  leaderboard_cmd
+      ->add_option("--game", query.game,
+                   "kalah, oware, congkak or mancala_basic")
+      ->required();
+  leaderboard_cmd->add_flag("--provisional", provisional,
+                            "include provisional ratings (RD 110 or more)");
+
+  bool rating_history = false;
+  CLI::App* rating_cmd = app.add_subcommand(
+      "rating", "a player's ratings per game, or their rating history");
+  AddQueryFlags(rating_cmd, query);
+  rating_cmd->add_flag("--history", rating_history,
+                       "rating changes, newest first");
+  CLI::App* history_cmd = app.add_subcommand(
+      "history",
+      "a player's matches, newest first (an operator's query: needs "
+      "MANCALA_ADMIN_TOKEN)");
+  AddQueryFlags(history_cmd, query);
+  for (CLI::App* cmd : {rating_cmd, history_cmd}) {
+    cmd->add_option("--player", query.player, "players/ID");
+    cmd->add_option("--token", query.token, "your token (instead of --player)");
+    cmd->add_option("--game", query.game, "only this game");
+  }
+
+  mancala::cli::AdminOptions admin;
+  CLI::App* admin_cmd = app.add_subcommand(
+      "admin", "operators' queries; the token comes from MANCALA_ADMIN_TOKEN");
+  admin_cmd->require_subcommand(1);
+  CLI::App* admin_matches =
+      admin_cmd->add_subcommand("matches", "matches, newest first, filtered");
+  AddQueryFlags(admin_matches, query);
+  admin_matches->add_option("--player", query.player, "players/ID");
+  admin_matches->add_option("--game", query.game, "game");
+  admin_matches->add_option("--state", admin.state,
+                            "waiting, in_progress, finished, cancelled, "
+                            "aborted");
+  CLI::App* admin_history = admin_cmd->add_subcommand(
+      "history", "a match's whole record: moves, who played them, ratings");
+  CLI::App* admin_void = admin_cmd->add_subcommand(
+      "void", "void a rated match and recompute its game's ratings");
+  CLI::App* admin_verify = admin_cmd->add_subcommand(
+      "verify", "replay a match's stored moves and compare the result");
+  for (CLI::App* cmd : {admin_history, admin_void, admin_verify}) {
+    AddQueryFlags(cmd, query);
+    cmd->add_option("match", admin.match, "matches/ID")->required();
+  }
+  admin_void->add_option("--reason", admin.reason, "why (audit log)")
+      ->required();
+  admin_void->add_option("--actor", admin.actor, "who (audit log)");
+  CLI::App* admin_audit =
+      admin_cmd->add_subcommand("audit", "the audit log, newest first");
+  AddQueryFlags(admin_audit, query);
+
   std::vector<std::string> files;
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "check trace files and edge_cases.json against the engine");
@@ -148,15 +289,30 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (arena_cmd->parsed()) {
-    for (const std::string& pair : arena_option_pairs) {
-      auto eq = pair.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        std::cerr << "error: --option takes NAME=VALUE, got '" << pair << "'\n";
-        return 1;
-      }
-      arena.options[pair.substr(0, eq)] = pair.substr(eq + 1);
-    }
+    if (!ParseOptionPairs(arena_option_pairs, &arena.options)) return 1;
     return mancala::cli::Arena(arena, std::cout, std::cerr);
+  }
+  if (queue_cmd->parsed()) {
+    if (!ParseOptionPairs(queue_option_pairs, &queue.play.options) ||
+        !ParseMoves(queue_moves, &queue.play.moves)) {
+      return 1;
+    }
+    return mancala::cli::Queue(queue, std::cin, std::cout, std::cerr);
+  }
+  if (leaderboard_cmd->parsed()) {
+    return mancala::cli::Leaderboard(query, provisional, std::cout, std::cerr);
+  }
+  if (rating_cmd->parsed()) {
+    return mancala::cli::Rating(query, rating_history, std::cout, std::cerr);
+  }
+  if (history_cmd->parsed()) {
+    return mancala::cli::History(query, std::cout, std::cerr);
+  }
+  if (admin_cmd->parsed()) {
+    for (CLI::App* sub : admin_cmd->get_subcommands()) {
+      return mancala::cli::Admin(sub->get_name(), query, admin, std::cout,
+                                 std::cerr);
+    }
   }
 
   if (replay_cmd->parsed()) return mancala::cli::Replay(files, std::cout);
@@ -164,22 +320,9 @@ int main(int argc, char** argv) {
     return mancala::cli::Watch(watch, std::cout, std::cerr);
   }
 
-  for (const std::string& pair : option_pairs) {
-    auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      std::cerr << "error: --option takes NAME=VALUE, got '" << pair << "'\n";
-      return 1;
-    }
-    play.options[pair.substr(0, eq)] = pair.substr(eq + 1);
-  }
-  std::string item;
-  for (std::istringstream in(moves); std::getline(in, item, ',');) {
-    try {
-      play.moves.push_back(std::stoi(item));
-    } catch (const std::exception&) {
-      std::cerr << "error: --moves takes pit numbers like 2,5,0\n";
-      return 1;
-    }
+  if (!ParseOptionPairs(option_pairs, &play.options) ||
+      !ParseMoves(moves, &play.moves)) {
+    return 1;
   }
   return mancala::cli::Play(play, std::cin, std::cout, std::cerr);
 }

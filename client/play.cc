@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "client/board_view.h"
+#include "client/rpc.h"
 #include "mancala/v1/match_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
 
@@ -53,17 +54,6 @@ class Connection {
  private:
   int deadline_ms_;
 };
-
-std::optional<v1::Game> ParseGame(const std::string& name) {
-  v1::Game game;
-  std::string upper;
-  for (char c : name)
-    upper.push_back(std::toupper(static_cast<unsigned char>(c)));
-  if (!v1::Game_Parse(upper, &game) || game == v1::GAME_UNSPECIFIED) {
-    return std::nullopt;
-  }
-  return game;
-}
 
 std::string DescribePresence(const v1::Match& match,
                              const v1::PresenceChange& p) {

@@ -12,9 +12,12 @@ PACKAGES=(
   golang-github-gogo-googleapis-dev
   libsqlitecpp-dev libsqlite3-dev sqlite3
   libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev
+  libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
-TEST_PACKAGES=(systemd procps python3)
+# prometheus: promtool and a real server for the metrics tests;
+# python3-grpcio: the Python client example (clients/python).
+TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio)
 
 install_missing() {
   local missing=()

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "services/errors.h"
+#include "services/rpc_log.h"
 
 namespace mancala::services {
 namespace {
@@ -78,6 +79,7 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
   }
   if (!found.ok()) return FromStorage(found.status());
   *player = *std::move(found);
+  NoteCallPlayer(context, player->id);  // For the RPC's log line.
   return grpc::Status::OK;
 }
 

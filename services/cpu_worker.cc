@@ -10,8 +10,8 @@
 namespace mancala::services {
 
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
-                     std::array<int, 4> budget_ms)
-    : matches_(matches), budget_ms_(budget_ms) {
+                     std::array<int, 4> budget_ms, Metrics* metrics)
+    : matches_(matches), budget_ms_(budget_ms), metrics_(metrics) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
@@ -32,6 +32,11 @@ void CpuWorker::Enqueue(CpuTurn turn) {
   cv_.notify_one();
 }
 
+int CpuWorker::queued() {
+  std::lock_guard lock(mu_);
+  return static_cast<int>(queue_.size());
+}
+
 void CpuWorker::Run() {
   for (;;) {
     std::optional<CpuTurn> turn;
@@ -50,7 +55,12 @@ void CpuWorker::Run() {
         budget_ms_[std::clamp(turn->level, 1, 4) - 1]);
     options.stop = turn->stop.get();
     if (turn->stop && turn->stop->load()) continue;  // No longer wanted.
+    const auto search_start = std::chrono::steady_clock::now();
     const int pit = engine::ChooseMove(turn->state, options);
+    if (metrics_ != nullptr) {
+      metrics_->RecordCpuSearch(
+          turn->level, std::chrono::steady_clock::now() - search_start);
+    }
     grpc::Status s = matches_.PlayCpu(*turn, pit);
     if (!s.ok() && s.error_code() != grpc::StatusCode::ABORTED) {
       spdlog::warn("CPU move in match {} at ply {} failed: {}", turn->match_id,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "services/live_matches.h"
+#include "services/metrics.h"
 
 namespace mancala::services {
 
@@ -26,18 +27,23 @@ class CpuWorker {
  public:
   // Starts `threads` workers that play turns on `matches`; a move at level
   // L may think for at most budget_ms[L - 1] milliseconds.
-  CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms);
+  // Each search is reported to `metrics` (may be null).
+  CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms,
+            Metrics* metrics = nullptr);
   // Stops the workers; queued turns are dropped (they are replayed from the
   // store at the next start).
   ~CpuWorker();
 
   void Enqueue(CpuTurn turn);
+  // Turns waiting for a thread.
+  int queued();
 
  private:
   void Run();
 
   LiveMatches& matches_;
   const std::array<int, 4> budget_ms_;
+  Metrics* const metrics_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<CpuTurn> queue_;

@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -134,6 +135,15 @@ class LiveMatches {
 
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown.
   void CloseWatchers();
+
+  // For the metrics endpoint: matches in memory by state ("waiting",
+  // "in_progress", "finished", "cancelled", "aborted") and open watch
+  // streams (live_matches_stats.cc).
+  struct Stats {
+    std::map<std::string, int> by_state;
+    int watchers = 0;
+  };
+  Stats GetStats();
 
   // Looks at every live match's clock and presence; announces CPU turns and
   // presence changes that are due. Evicts ended matches nobody watches.

@@ -4,8 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <iostream>
 #include <thread>
 
+#include "services/build_info.h"
+#include "services/logging.h"
 #include "services/server.h"
 
 int main(int argc, char** argv) {
@@ -62,7 +65,30 @@ int main(int argc, char** argv) {
                  "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
                  "without one the admin API is off")
       ->envname("MANCALAD_ADMIN_TOKEN");
+  app.add_option("--metrics-listen", options.metrics_address,
+                 "host:port serving Prometheus metrics at /metrics (port 0 "
+                 "picks a free port); off when not given");
+  std::string log_format = "text";
+  std::string log_level = "info";
+  app.add_option("--log-format", log_format,
+                 "text, or json (one object per line, for log shippers)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_option("--log-level", log_level,
+                 "trace, debug, info (one line per RPC), warn, error, "
+                 "critical or off")
+      ->capture_default_str();
+  app.set_version_flag("--version",
+                       std::string("mancalad ") +
+                           mancala::services::kMancalaVersion + " (revision " +
+                           mancala::services::kMancalaRevision + ")");
   CLI11_PARSE(app, argc, argv);
+  if (absl::Status s =
+          mancala::services::ConfigureLogging(log_format, log_level);
+      !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return 2;
+  }
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace =
       std::chrono::milliseconds(static_cast<int64_t>(grace_seconds * 1000));
@@ -85,6 +111,10 @@ int main(int argc, char** argv) {
   // The line scripts and tests wait for; keep its shape.
   spdlog::info("mancalad listening on port {} (database {})", (*server)->port(),
                options.db_path);
+  if ((*server)->metrics_port() != 0) {
+    // Also read by scripts and tests: keep its shape.
+    spdlog::info("metrics on port {} (/metrics)", (*server)->metrics_port());
+  }
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);

@@ -10,17 +10,23 @@
 #include <thread>
 
 #include "services/admin_service.h"
+#include "services/convert.h"
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
 #include "services/matchmaking_service.h"
+#include "services/metrics.h"
+#include "services/metrics_http.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
+#include "services/rpc_log.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::services {
 
 struct Server::Impl {
+  // First member: outlives everything that reports to it.
+  Metrics metrics;
   SystemClock system_clock;
   const Clock* clock = nullptr;
   std::unique_ptr<storage::SqliteStore> store;
@@ -34,6 +40,7 @@ struct Server::Impl {
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
+  std::unique_ptr<MetricsHttpServer> metrics_http;
 
   // The ticker: checks clocks and presence every `tick`.
   std::mutex tick_mu;
@@ -43,6 +50,37 @@ struct Server::Impl {
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+namespace {
+
+// Reads the gauges at each scrape (the endpoint is stopped before the
+// parts go away); starts the endpoint if `address` is set.
+absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
+    Metrics& metrics, LiveMatches& matches, Matchmaker& matchmaker,
+    CpuWorker& cpu, const std::string& address) {
+  metrics.SetGaugeSource([&matches, &matchmaker, &cpu] {
+    GaugeReadings g;
+    LiveMatches::Stats live = matches.GetStats();
+    g.live_matches_by_state = std::move(live.by_state);
+    g.watch_streams_open = live.watchers;
+    for (v1::Game game :
+         {v1::KALAH, v1::OWARE, v1::CONGKAK, v1::MANCALA_BASIC}) {
+      g.searching_by_game[GameName(game).value_or("unknown")] = 0;
+    }
+    v1::QueueStats queues;
+    matchmaker.Stats(v1::GAME_UNSPECIFIED, &queues);
+    for (const auto& q : queues.queues()) {
+      g.searching_by_game[GameName(q.game()).value_or("unknown")] +=
+          q.searching();
+    }
+    g.cpu_turns_queued = cpu.queued();
+    return g;
+  });
+  if (address.empty()) return nullptr;
+  return MetricsHttpServer::Start(address, metrics);
+}
+
+}  // namespace
 
 Server::~Server() { Shutdown(); }
 
@@ -58,13 +96,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   auto store = storage::SqliteStore::Open(options.db_path);
   if (!store.ok()) return store.status();
   impl->store = *std::move(store);
+  impl->store->set_metrics(&impl->metrics);
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
-  impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
-                                          options.cpu_budget_ms);
+  impl->cpu =
+      std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
+                                  options.cpu_budget_ms, &impl->metrics);
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
@@ -97,10 +137,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.RegisterService(impl->rating_service.get());
   builder.RegisterService(impl->admin_service.get());
   builder.RegisterService(impl->matchmaking_service.get());
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(NewRpcInterceptorFactory(&impl->metrics));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
   }
+  auto metrics_http =
+      StartMetrics(impl->metrics, *impl->matches, *impl->matchmaker, *impl->cpu,
+                   options.metrics_address);
+  if (!metrics_http.ok()) return metrics_http.status();
+  impl->metrics_http = *std::move(metrics_http);
   if (options.tick.count() > 0) {
     Impl* p = impl.get();
     const auto every = options.tick;
@@ -124,6 +174,10 @@ void Server::Tick() {
 
 int Server::port() const { return impl_->port; }
 
+int Server::metrics_port() const {
+  return impl_->metrics_http ? impl_->metrics_http->port() : 0;
+}
+
 void Server::Wait() { impl_->server->Wait(); }
 
 void Server::Shutdown() {
@@ -135,7 +189,8 @@ void Server::Shutdown() {
   }
   impl_->tick_cv.notify_all();
   if (impl_->ticker.joinable()) impl_->ticker.join();
-  impl_->cpu.reset();  // No CPU move starts after this.
+  impl_->metrics_http.reset();  // No scrape reads the parts below now.
+  impl_->cpu.reset();           // No CPU move starts after this.
   // Open watch streams end first, so Shutdown does not wait for them.
   impl_->matches->CloseWatchers();
   impl_->matchmaker->CloseAll();

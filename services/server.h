@@ -5,7 +5,8 @@
 // address (port 0 picks a free port; port() tells which) and serves
 // mancala.v1.PlayerService, MatchService, MatchmakingService, RatingService
 // and AdminService,
-// grpc.health.v1.Health and server reflection.
+// grpc.health.v1.Health and server reflection. Every RPC passes one
+// interceptor that counts, times and logs it (rpc_log.h).
 
 #ifndef MANCALA_SERVICES_SERVER_H_
 #define MANCALA_SERVICES_SERVER_H_
@@ -42,17 +43,23 @@ struct ServerOptions {
   double rating_window = 100;        // Rating points.
   double rating_window_growth = 10;  // Rating points per second waited.
   std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
+  // host:port serving Prometheus metrics at /metrics (port 0 = any);
+  // empty = no metrics endpoint (metrics.h lists the metrics).
+  std::string metrics_address;
 };
 
 class Server {
  public:
-  // UNAVAILABLE if the database cannot be opened or the address bound;
+  // UNAVAILABLE if the database cannot be opened or an address bound;
+  // INVALID_ARGUMENT for a malformed metrics address;
   // FAILED_PRECONDITION for a database of a newer schema.
   static absl::StatusOr<std::unique_ptr<Server>> Start(
       const ServerOptions& options);
   ~Server();  // Shuts down if still serving.
 
   int port() const;
+  // Port of the metrics endpoint; 0 without one.
+  int metrics_port() const;
   // Checks deadlines and presence now (the ticker does this every
   // ServerOptions::tick); for tests that move a ManualClock.
   void Tick();

@@ -361,6 +361,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
   std::lock_guard lock(mu_);
   try {
+    const CommitTimer timer(metrics());
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The ply check makes the append conditional: a stale or repeated
     // append changes no row and is refused (docs/design.md "Storage").
@@ -399,9 +400,11 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
     q.exec();
     WriteRatings(update.rating_changes, update.new_ratings);
     tx.commit();
+    timer.Done(/*batch_size=*/1);  // No group commit here.
   } catch (const SQLite::Exception& e) {
     return FromException(e, "append move");
   }
+  if (metrics() != nullptr) metrics()->OnMoveCommitted();
   return absl::OkStatus();
 }
 

@@ -27,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "storage/store_metrics.h"
 
 namespace mancala::storage {
 
@@ -228,6 +229,16 @@ class Store {
                                  const AuditRecord& audit) = 0;
   virtual absl::StatusOr<std::vector<AuditRecord>> ListAuditLog(
       int64_t before_id, int limit) = 0;
+
+  // Where the store reports its commits (store_metrics.h); null (the
+  // default) reports nowhere. Set before the store is shared by threads.
+  void set_metrics(StoreMetrics* metrics) { metrics_ = metrics; }
+
+ protected:
+  StoreMetrics* metrics() const { return metrics_; }
+
+ private:
+  StoreMetrics* metrics_ = nullptr;
 };
 
 }  // namespace mancala::storage

@@ -18,3 +18,89 @@ start_server() {
 }
 
 fail() { echo "FAIL: $*"; exit 1; }
+
+# wait_for FILE REGEX SECONDS: until FILE has a line matching REGEX.
+wait_for() {
+  for _ in $(seq 1 $(($3 * 20))); do
+    grep -qE "$2" "$1" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  echo "--- $1:"; cat "$1" 2>/dev/null; fail "timed out waiting for /$2/ in $1"
+}
+
+# ranked_match MANCALA SERVER DIR: Alice and Bob find each other with
+# `mancala queue --ranked` and play a Kalah match to the end. Sets
+# MATCH, ALICE, BOB (players/...), ALICE_TOKEN and BOB_TOKEN; the outputs
+# are DIR/alice.out and DIR/bob.out.
+ranked_match() {
+  local mancala=$1 server=$2 dir=$3
+  "$mancala" queue --server "$server" --game kalah --ranked --name Alice \
+    --auto >"$dir/alice.out" 2>&1 &
+  local a=$!
+  wait_for "$dir/alice.out" "searching" 10
+  "$mancala" queue --server "$server" --game kalah --ranked --name Bob \
+    --auto >"$dir/bob.out" 2>&1 &
+  local b=$!
+  wait "$a" || { cat "$dir/alice.out"; fail "Alice's client failed"; }
+  wait "$b" || { cat "$dir/bob.out"; fail "Bob's client failed"; }
+  MATCH=$(sed -n 's/^Found \(matches\/[0-9a-f]*\),.*/\1/p' "$dir/alice.out")
+  ALICE=$(sed -n 's/^You are Alice (\(players\/[0-9a-f]*\),.*/\1/p' "$dir/alice.out")
+  BOB=$(sed -n 's/^You are Bob (\(players\/[0-9a-f]*\),.*/\1/p' "$dir/bob.out")
+  ALICE_TOKEN=$(sed -n 's/.*, token \([0-9a-f]*\))\.$/\1/p' "$dir/alice.out")
+  BOB_TOKEN=$(sed -n 's/.*, token \([0-9a-f]*\))\.$/\1/p' "$dir/bob.out")
+  [ -n "$MATCH" ] && [ -n "$ALICE" ] && [ -n "$BOB" ] ||
+    fail "no match, Alice or Bob in the queue output"
+}
+
+# metrics_port LOG: the metrics port mancalad logged (--metrics-listen).
+metrics_port() {
+  sed -n 's/.*metrics on port \([0-9][0-9]*\).*/\1/p' "$1" | head -1
+}
+
+# http_get PYTHON URL: the body, or exit 1 (no curl on a bare machine).
+http_get() {
+  "$1" -c 'import sys, urllib.request
+print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode(), end="")' "$2"
+}
+
+# free_port PYTHON: a loopback TCP port nobody listens on right now.
+free_port() {
+  "$1" -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# work_dir: WORK, a temp folder, and an EXIT trap (cleanup_work) that
+# kills mancalad (SERVER_PID) and every pid in PIDS, then removes WORK.
+work_dir() {
+  WORK=$(mktemp -d)
+  PIDS=()
+  trap cleanup_work EXIT
+}
+cleanup_work() {
+  for p in "${PIDS[@]}" ${SERVER_PID:-}; do kill -9 "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+
+# expect_fail TEXT COMMAND...: the command exits non-zero and says TEXT.
+expect_fail() {
+  local want=$1 out rc
+  shift
+  set +e
+  out=$("$@" 2>&1); rc=$?
+  set -e
+  [ $rc -ne 0 ] || fail "$* exited 0: $out"
+  [[ "$out" == *"$want"* ]] || fail "$*: no '$want' in: $out"
+}
+
+# serve_ranked_match MANCALAD MANCALA: in WORK (work_dir), mancalad with an
+# admin token (exported as MANCALA_ADMIN_TOKEN, as the CLI reads it) and
+# one finished ranked match (ranked_match). Sets S (host:port) and ID.
+serve_ranked_match() {
+  export MANCALA_ADMIN_TOKEN=e2e-admin-token
+  start_server "$1" "$WORK/db" "$WORK/server.log" --tick-ms 50 \
+    --admin-token "$MANCALA_ADMIN_TOKEN"
+  S=127.0.0.1:$PORT
+  ranked_match "$2" "$S" "$WORK"
+  ID=${MATCH#matches/}
+}

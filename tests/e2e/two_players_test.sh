@@ -17,14 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 DB=$WORK/mancala.db
-# wait_for FILE REGEX SECONDS
-wait_for() {
-  for _ in $(seq 1 $(($3 * 20))); do
-    grep -qE "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  echo "--- $1:"; cat "$1" 2>/dev/null; fail "timed out waiting for /$2/ in $1"
-}
 sql() { sqlite3 "$DB" "$1"; }
 
 start_server "$MANCALAD" "$DB" "$WORK/server.log" --grace-seconds 1 --tick-ms 50
