@@ -11,13 +11,14 @@ cmake --install "$BUILD" --prefix "$ROOT" >"$ROOT/install.log" ||
 for f in bin/mancalad bin/mancala; do
   [ -x "$ROOT/$f" ] || fail "$f not installed"
 done
-for f in share/doc/mancala-server/README.md lib/systemd/system/mancalad.service; do
+DOC=share/doc/mancala-server
+for f in "$DOC"/README.md lib/systemd/system/mancalad.service; do
   [ -s "$ROOT/$f" ] || fail "$f not installed"
 done
 SRC=$(dirname "$0")/../..
 if [ -d "$SRC/docs" ]; then
   for f in $(cd "$SRC/docs" && find . -type f); do
-    [ -f "$ROOT/share/doc/mancala-server/docs/$f" ] || fail "docs/$f not installed"
+    [ -f "$ROOT/$DOC/docs/$f" ] || fail "docs/$f not installed"
   done
 fi
 "$ROOT/bin/mancalad" --version | grep -q '^mancalad ' || fail "installed mancalad"
