@@ -4,6 +4,7 @@
 // in the same run as the baseline; and WAL bytes written per move.
 //
 //   build/tests/bench/store_bench [--seconds 2] [--reps 3] [--dir /var/tmp]
+//                                 [--wal-moves 1024]
 //
 // Prints one table of medians over --reps runs (modes alternate within a
 // repetition, so drift hits both) and the load average before and after.
@@ -141,12 +142,14 @@ std::string LoadAverage() {
 int main(int argc, char** argv) {
   double seconds = 2;
   int reps = 3;
+  int wal_moves = 1024;
   std::filesystem::path base = std::filesystem::temp_directory_path();
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--seconds") seconds = std::atof(argv[i + 1]);
     if (flag == "--reps") reps = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--dir") base = argv[i + 1];
+    if (flag == "--wal-moves") wal_moves = std::max(64, std::atoi(argv[i + 1]));
   }
   const auto dir = base / ("mancala_store_bench_" + std::to_string(getpid()));
   std::printf("store_bench: %g s per run, median of %d, database in %s\n",
@@ -169,14 +172,15 @@ int main(int argc, char** argv) {
   }
   // WAL bytes per move with checkpoints off (the WAL only grows): one caller
   // (a commit per move either way) and 64 (group commit shares pages).
-  std::printf("\nWAL bytes per move (checkpoints off, 64 moves per match):\n");
+  std::printf("\nWAL bytes per move (checkpoints off, %d moves):\n", wal_moves);
   for (int callers : {1, 64}) {
     std::vector<double> base_wal, group_wal;
+    const int each = wal_moves / callers;
     for (int rep = 0; rep < reps; ++rep) {
       base_wal.push_back(
-          Measure(dir, false, callers, 0, 64, 0).wal_bytes_per_move);
+          Measure(dir, false, callers, 0, each, 0).wal_bytes_per_move);
       group_wal.push_back(
-          Measure(dir, true, callers, 0, 64, 0).wal_bytes_per_move);
+          Measure(dir, true, callers, 0, each, 0).wal_bytes_per_move);
     }
     std::printf("  %2d callers: per-move tx %.0f, group commit %.0f\n", callers,
                 Median(base_wal), Median(group_wal));
