@@ -87,6 +87,20 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     out << "        wins  draws  losses   score\n";
     out << "A" << Format("%11.0f %6.0f %7.0f", r.wins, r.draws, r.losses)
         << Format(" %6.1f%%", r.ScorePercent()) << "\n";
+    const bool basic = config.rules.game == engine::Game::kMancalaBasic;
+    out << "mean final margin ("
+        << (basic ? "stones left in the loser's pits"
+                  : "store difference, seeds")
+        << "), by the seat that moved first after the opening:\n"
+        << "            first   second\n";
+    for (const bool a_side : {true, false}) {
+      out << (a_side ? "A" : "B") << " level "
+          << (a_side ? options.level_a : options.level_b)
+          << Format(" %+7.2f  %+7.2f", r.MeanMargin(a_side, true),
+                    r.MeanMargin(a_side, false))
+          << Format("   (%.0f games first)", r.order_games[a_side ? 0 : 1])
+          << "\n";
+    }
   } else {
     out << "    ";
     static const char* kRankNames[] = {"", "1st", "2nd", "3rd", "4th"};

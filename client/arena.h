@@ -3,8 +3,10 @@
 // Plays `games` games of one game between CPU level A (one seat) and CPU
 // level B (every other seat), rotating seats (engine/cpu/self_play.h), and
 // prints A's wins / draws / losses and score (a draw counting half) for two
-// players, or A's rank counts and share of first places for 3-4 players,
-// plus the mean thinking time (and search positions) per move of each side.
+// players with each side's mean final margin from the seat that moved
+// first after the opening and from the other (the Congkak criterion), or
+// A's rank counts and share of first places for 3-4 players, plus the mean
+// thinking time (and search positions) per move of each side.
 // With --nodes the results are reproducible on any machine.
 
 #ifndef MANCALA_SERVICES_CLI_ARENA_H_

@@ -162,12 +162,9 @@ SearchResult Searcher::Run() {
     result.value = root.best_value();
     result.move = root.EndIteration();
     result.depth = depth;
-    // Decided values are proofs with two players; with more, the paranoid
-    // values of ranks are not worth stopping for.
-    const bool decided =
-        root_.rules().players == 2 &&
-        (result.value >= kDecidedValue || result.value <= -kDecidedValue);
-    if (decided || !depth_cut_) break;
+    // A decided result does not stop the deepening: its margin still
+    // counts (evaluation.h). Only a tree searched to its ends does.
+    if (!depth_cut_) break;
   }
   result.nodes = counter_.nodes();
   return result;

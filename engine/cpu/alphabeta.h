@@ -13,8 +13,10 @@
 // end of a turn is seen.
 //
 // Iterative deepening runs depth 1, 2, ... up to `max_depth`, and stops
-// early once a two-player result is decided (evaluation.h kDecidedValue)
-// or the game tree below the root has been searched completely. The move
+// early only once the game tree below the root has been searched
+// completely (or a limit ends it). A result already decided does not stop
+// it: decided values keep counting the margin (evaluation.h), so the
+// search goes on looking for the largest win or the smallest loss. The move
 // returned is the best move of the deepest completed iteration; depth 1
 // always completes (it applies each legal move once), so a legal move comes
 // back even if the search is stopped before it starts. Inside the tree,

@@ -13,6 +13,10 @@
 //      until the budget, the node limit or `stop` ends them.
 // Every search treats an extra turn as the same player's next move, and up
 // to four extra-turn moves per line do not count against the depth.
+// Two players: a won or lost game is still valued by its margin
+// (cpu/evaluation.h), so levels 2-4 play on for the largest win or the
+// smallest loss, and levels 3-4 keep searching after the result is known,
+// until the tree ends or a limit stops them.
 //
 // Time: levels 3-4 stop when `budget` (wall clock, measured from the call)
 // has passed or `stop` is set, and then return the best move of the

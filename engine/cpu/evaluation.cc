@@ -22,16 +22,26 @@ int PitSum(const Board& b, int player, int n) {
   return sum;
 }
 
+// A result known for `me` (won or lost) worth `margin` (positive: ahead),
+// in the heuristic's units: the margin keeps counting, so a win by 40 is
+// worth more than a win by 2 and a loss by 2 more than a loss by 40.
+int DecidedValue(bool won, int margin) {
+  return (won ? kWinValue : -kWinValue) + margin;
+}
+
+// Two players, game over: a draw is 0, a win or loss its final margin.
+int FinalValue(const State& s, int me) {
+  const auto& ranks = s.outcome().ranks;
+  if (ranks[me] == ranks[1 - me]) return 0;  // A draw: equal stores.
+  return DecidedValue(ranks[me] == 1, kSeedValue * FinalMargin(s, me));
+}
+
 // Kalah, Oware, Congkak: the store difference decides (K.10, O.13, C.11).
 int EvaluateStoreGame(const State& s, int me) {
   const Board& b = s.board();
   const int opp = 1 - me;
   const int diff = b.stores[me] - b.stores[opp];
-  if (s.is_over()) {
-    const auto& ranks = s.outcome().ranks;
-    if (ranks[me] == ranks[opp]) return 0;  // A draw: equal stores.
-    return (ranks[me] == 1 ? kWinValue : -kWinValue) + diff;
-  }
+  if (s.is_over()) return FinalValue(s, me);
   const int n = s.rules().pits;
   const int mine = PitSum(b, me, n);
   const int theirs = PitSum(b, opp, n);
@@ -46,11 +56,13 @@ int EvaluateStoreGame(const State& s, int me) {
                             (mine - theirs) * std::min(s.ply(), cap) / cap);
   }
   // Stores never lose seeds in Kalah and Congkak: more than half of all
-  // seeds is a win whatever happens next (Oware ends the game itself).
+  // seeds is a win whatever happens next (Oware ends the game itself). The
+  // margin is still open, so it is estimated as in an open game.
+  const int value = kSeedValue * diff + kSideSeedValue * (mine - theirs);
   const int total = b.stores[0] + b.stores[1] + mine + theirs;
-  if (2 * b.stores[me] > total) return kDecidedValue + kSeedValue * diff;
-  if (2 * b.stores[opp] > total) return -kDecidedValue + kSeedValue * diff;
-  return kSeedValue * diff + kSideSeedValue * (mine - theirs);
+  if (2 * b.stores[me] > total) return DecidedValue(true, value);
+  if (2 * b.stores[opp] > total) return DecidedValue(false, value);
+  return value;
 }
 
 // Mancala Basic: an estimate of the turns `player` needs to empty its pits
@@ -131,8 +143,16 @@ BasicFacts BasicFactsOf(const State& s) {
   return f;
 }
 
+// Mancala Basic, `me` ranked: with two players the game is over and its
+// margin counts; with 3-4 the rank is the result (RankValue).
+int BasicFinalValue(const State& s, int me) {
+  const int players = s.rules().players;
+  if (players == 2) return FinalValue(s, me);
+  return RankValue(s.outcome().ranks[me], players);
+}
+
 int BasicValue(const State& s, const BasicFacts& f, int me) {
-  if (IsFinalFor(s, me)) return RankValue(s.outcome().ranks[me], f.players);
+  if (IsFinalFor(s, me)) return BasicFinalValue(s, me);
   // Cheaper than the others (on average) is better; the value stays
   // between the best rank still free and the next one.
   const int others = f.active - 1;
@@ -147,6 +167,15 @@ int BasicValue(const State& s, const BasicFacts& f, int me) {
 
 }  // namespace
 
+int FinalMargin(const State& state, int player) {
+  const int opp = 1 - player;
+  if (state.rules().game == Game::kMancalaBasic) {
+    const auto& left = state.outcome().remaining;
+    return left[opp] - left[player];
+  }
+  return state.board().stores[player] - state.board().stores[opp];
+}
+
 int RankValue(int rank, int players) {
   if (players < 2) return 0;
   return static_cast<int>(static_cast<long long>(kWinValue) *
@@ -155,9 +184,7 @@ int RankValue(int rank, int players) {
 
 int Evaluate(const State& state, int player) {
   if (state.rules().game == Game::kMancalaBasic) {
-    if (IsFinalFor(state, player)) {
-      return RankValue(state.outcome().ranks[player], state.rules().players);
-    }
+    if (IsFinalFor(state, player)) return BasicFinalValue(state, player);
     return BasicValue(state, BasicFactsOf(state), player);
   }
   return EvaluateStoreGame(state, player);

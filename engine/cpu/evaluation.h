@@ -5,14 +5,23 @@
 // seed of store difference (Kalah, Oware, Congkak; Oware with a move cap
 // adds the seeds in each row, weighted by ply / cap, since each player
 // takes their own row at the cap, O.11) or of stones left in
-// the pits (Mancala Basic, where fewer is better). A finished game, or a
-// result already certain, is worth at least kDecidedValue in absolute
-// value; a real win kWinValue plus the final margin.
+// the pits (Mancala Basic, where fewer is better).
+//
+// Two players, a result known (the game over, or in Kalah and Congkak a
+// store holding more than half the seeds, which stores never give back):
+// kWinValue plus the margin for a win, -kWinValue plus the margin for a
+// loss, 0 for a draw. The margin keeps counting once the result is known
+// (issue 16: a strong CPU wins by as much and loses by as little as it
+// can): over, 100 per seed of FinalMargin(); decided but still playing, the
+// open-game estimate above. So a win by 40 is worth more than a win by 2,
+// and a loss by 2 more than a loss by 40, and a search that plays on after
+// the result is known maximises the final margin.
 //
 // Multi-player Mancala Basic: a player's final rank r of N is worth
 // RankValue(r, N), from kWinValue (first) down to -kWinValue (last); a
 // player still playing is valued between the best rank still free and the
-// next one, by the stones-left heuristic.
+// next one, by the stones-left heuristic. The rank is the result there
+// (MB.11); there is no margin between ranks.
 // Thread-safety: pure functions.
 
 #ifndef MANCALA_ENGINE_CPU_EVALUATION_H_
@@ -26,7 +35,8 @@ namespace mancala::engine::cpu {
 
 inline constexpr int kWinValue = 1'000'000;
 // |value| >= kDecidedValue: the result for the root player is known (a
-// finished game, a store holding more than half the seeds, a final rank).
+// finished game, a store holding more than half the seeds, a final rank):
+// margins never carry a value across it.
 inline constexpr int kDecidedValue = kWinValue / 2;
 // Larger than any evaluation; the search's open window bound.
 inline constexpr int kInfinity = 4 * kWinValue;
@@ -39,6 +49,11 @@ int RankValue(int rank, int players);
 // the game (0..players-1). Mancala Basic with 3-4 players: once `player` has
 // finished (or resigned) the value is RankValue of its rank.
 int Evaluate(const State& state, int player);
+
+// Two players, `state` over: `player`'s final margin, its store minus the
+// other's (Kalah, Oware, Congkak), or the stones left in the other's pits
+// minus its own (Mancala Basic, MB.16). Positive: `player` is ahead.
+int FinalMargin(const State& state, int player);
 
 // One value per player (entries beyond the player count are 0).
 using PlayerValues = std::array<int, kMaxPlayers>;

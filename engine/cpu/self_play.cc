@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/cpu/cpu_player.h"
+#include "engine/cpu/evaluation.h"
 #include "engine/cpu/rng.h"
 
 namespace mancala::engine {
@@ -17,6 +18,8 @@ struct GameStats {
   bool first = false;  // A alone ranked first.
   bool draw = false;   // Two players, equal ranks.
   bool aborted = false;
+  bool a_first = false;  // A moved first after the opening.
+  int margin = 0;        // A's final margin (two players).
   double a_seconds = 0;
   double b_seconds = 0;
   std::uint64_t a_moves = 0;
@@ -54,6 +57,7 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
     stats.moves_hash =
         cpu::Mix64(stats.moves_hash ^ static_cast<std::uint64_t>(move));
   }
+  stats.a_first = state.to_move() == seat_a;
   CpuOptions options;
   options.budget = config.budget;
   options.node_limit = config.node_limit;
@@ -89,6 +93,7 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
   stats.rank = outcome.ranks[seat_a];
   stats.first = outcome.winner == seat_a;
   stats.draw = players == 2 && outcome.ranks[0] == outcome.ranks[1];
+  if (players == 2) stats.margin = cpu::FinalMargin(state, seat_a);
   return stats;
 }
 
@@ -100,6 +105,15 @@ double SelfPlayResult::ScorePercent() const {
 
 double SelfPlayResult::FirstPercent() const {
   return games == 0 ? 0 : 100.0 * firsts / games;
+}
+
+double SelfPlayResult::MeanMargin(bool a_side, bool first) const {
+  // B moved first exactly in the games in which A moved second.
+  const std::size_t order = first == a_side ? 0 : 1;
+  if (order_games[order] == 0) return 0;
+  const double a_mean = static_cast<double>(a_margin_sum[order]) /
+                        static_cast<double>(order_games[order]);
+  return a_side ? a_mean : -a_mean;
 }
 
 double SelfPlayResult::AMillisPerMove() const {
@@ -137,6 +151,9 @@ SelfPlayResult RunSelfPlay(const SelfPlayConfig& config) {
       } else {
         ++result.losses;
       }
+      const std::size_t order = s.a_first ? 0 : 1;
+      ++result.order_games[order];
+      result.a_margin_sum[order] += s.margin;
     }
     if (s.rank >= 1 && s.rank <= kMaxPlayers) {
       ++result.rank_counts[static_cast<std::size_t>(s.rank)];

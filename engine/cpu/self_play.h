@@ -17,6 +17,13 @@
 // store more than half the seeds in the first turn) from hiding the
 // difference between two players.
 //
+// Margins (two players): every game's final margin from A's side
+// (cpu/evaluation.h FinalMargin: store difference, or in Mancala Basic the
+// stones left in the loser's pits) is summed by A's seat order after the
+// opening: A moving first, or A moving second. A Congkak game is often
+// decided by who moves first (see above); how much each level wins by from
+// the first seat, and loses by from the second, still tells them apart.
+//
 // Determinism: with a node limit and a budget the searches never reach,
 // a series gives the same games, hence the same counts, on every run and
 // with any number of threads (games are independent; results are summed
@@ -58,6 +65,11 @@ struct SelfPlayResult {
   // (1..players); a two-player draw counts as rank 1 for both.
   std::array<int, kMaxPlayers + 1> rank_counts{};
   int firsts = 0;  // Games A won alone (rank 1, nobody else ranked 1).
+  // Two players: index 0 = games in which A moved first after the opening
+  // (B second), 1 = A second (B first); games and A's summed final margin
+  // (positive: A ahead; an aborted game counts 0).
+  std::array<int, 2> order_games{};
+  std::array<long long, 2> a_margin_sum{};
   // Thinking time and moves, summed per side (B: all B seats together).
   double a_seconds = 0;
   double b_seconds = 0;
@@ -76,6 +88,10 @@ struct SelfPlayResult {
   double ScorePercent() const;
   // Games in which A finished first alone, in percent.
   double FirstPercent() const;
+  // Mean final margin of A (`a_side`) or B (!`a_side`) over the games in
+  // which that side moved first (`first`) or second after the opening; 0
+  // if there were none.
+  double MeanMargin(bool a_side, bool first) const;
   double AMillisPerMove() const;
   double BMillisPerMove() const;
 };

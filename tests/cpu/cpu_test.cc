@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <variant>
@@ -312,9 +314,9 @@ TEST(CpuLevels, LevelThreeSearchesAFewPliesAndLevelFourDeeper) {
       // positions, and its tree grows past the replies to its own moves.
       EXPECT_GT(four.nodes, 20 * three.nodes) << config.name;
       EXPECT_GE(four.depth, rules.players) << config.name;
-    } else if (config.game != "congkak") {
-      // Congkak's first turn is often won outright (the search stops early
-      // once the result is known); elsewhere level 4 goes deeper.
+    } else {
+      // Even where the first turn decides the game (Congkak), level 4
+      // deepens on: the margin still counts (evaluation.h).
       EXPECT_GT(four.depth, three.depth) << config.name;
     }
   }
@@ -398,26 +400,75 @@ TEST(CpuEvaluation, OwareMoveCapValuesTheSeedsAtHome) {
   }
 }
 
-// The game's result for `me` under perfect play: +1 win, 0 draw, -1 loss.
-int Solve(const State& s, int me) {
-  if (s.is_over()) {
-    const int winner = s.outcome().winner;
-    return winner < 0 ? 0 : winner == me ? 1 : -1;
-  }
+// `board` with P0 to move, after P0 plays `pit`, which must end the game.
+State FinishedBy(const Rules& rules, const Board& board, int pit) {
+  State s = FromBoard(rules, board, 0);
+  s.Apply(pit);
+  EXPECT_TRUE(s.is_over());
+  return s;
+}
+
+// A known result keeps its margin (evaluation.h): kWinValue plus 100 per
+// seed (or stone) of margin for a win, -kWinValue plus it for a loss.
+TEST(CpuEvaluation, DecidedGamesKeepCountingTheMargin) {
+  const Rules kalah = RulesOf(AllConfigs()[0]);
+  // Kalah, 48 seeds, P0's store holds 30: decided, not over. Estimate: 15
+  // seeds of store difference, one side seed less (a quarter seed each).
+  const Board won = KalahBoard({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 2}, 30, 15);
+  const State decided = FromBoard(kalah, won, 0);
+  EXPECT_EQ(cpu::Evaluate(decided, 0), cpu::kWinValue + 1500 - 25);
+  EXPECT_EQ(cpu::Evaluate(decided, 1), -cpu::kWinValue - 1500 + 25);
+  // P0 sows its last seed into its store (K.4) and, to move with an empty
+  // side, ends the game (K.8); P1 sweeps its 2 seeds (K.9): 31 to 17.
+  const State big = FinishedBy(kalah, won, 5);
+  EXPECT_EQ(cpu::FinalMargin(big, 0), 14);
+  EXPECT_EQ(cpu::Evaluate(big, 0), cpu::kWinValue + 1400);
+  EXPECT_EQ(cpu::Evaluate(big, 1), -cpu::kWinValue - 1400);
+  // The same ending from 24 to 21: 25 to 23. A win by more is worth more,
+  // a loss by less is worth more, and both are known results.
+  const State close = FinishedBy(
+      kalah, KalahBoard({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 2}, 24, 21), 5);
+  EXPECT_EQ(cpu::FinalMargin(close, 0), 2);
+  EXPECT_GT(cpu::Evaluate(big, 0), cpu::Evaluate(close, 0));
+  EXPECT_GT(cpu::Evaluate(close, 1), cpu::Evaluate(big, 1));
+  EXPECT_GE(cpu::Evaluate(close, 0), cpu::kDecidedValue);
+  EXPECT_LE(cpu::Evaluate(close, 1), -cpu::kDecidedValue);
+
+  // Mancala Basic, two players: P0 sows its last stone into its store and
+  // finishes first (MB.9, MB.11a); P1 is left with 6 stones (MB.16).
+  const State race =
+      FinishedBy(RulesOf(AllConfigs()[7]),
+                 KalahBoard({0, 0, 0, 0, 0, 1}, {1, 2, 0, 0, 0, 3}, 20, 21), 5);
+  EXPECT_EQ(cpu::FinalMargin(race, 0), 6);
+  EXPECT_EQ(cpu::Evaluate(race, 0), cpu::kWinValue + 600);
+  EXPECT_EQ(cpu::Evaluate(race, 1), -cpu::kWinValue - 600);
+}
+
+// `me`'s final margin under play that maximises it for `me` and minimises
+// it for the other player (exhaustive; small endgames only).
+int BestMargin(const State& s, int me, int alpha, int beta) {
+  if (s.is_over()) return cpu::FinalMargin(s, me);
   const bool maximizing = s.to_move() == me;
-  int best = maximizing ? -2 : 2;
+  int best = maximizing ? -1000 : 1000;
   for (int pit : s.LegalMoves()) {
     State child = s;
     child.Apply(pit);
-    const int v = Solve(child, me);
-    best = maximizing ? std::max(best, v) : std::min(best, v);
-    if (best == (maximizing ? 1 : -1)) break;
+    const int v = BestMargin(child, me, alpha, beta);
+    if (maximizing) {
+      best = std::max(best, v);
+      alpha = std::max(alpha, v);
+    } else {
+      best = std::min(best, v);
+      beta = std::min(beta, v);
+    }
+    if (alpha >= beta) break;
   }
   return best;
 }
 
 // Kalah endgames in which exactly one move wins (checked here by solving
-// them), which levels 2 and 3 miss and level 4 finds.
+// them: the best margin's sign is the result), which levels 2 and 3 miss
+// and level 4 finds.
 TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
   const Rules rules = RulesOf(AllConfigs()[0]);
   struct Case {
@@ -434,9 +485,9 @@ TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
     for (int pit : s.LegalMoves()) {
       State child = s;
       child.Apply(pit);
-      const int result = Solve(child, 0);
-      if (result == 1) ++winning;
-      EXPECT_EQ(result == 1, pit == c.winning_pit) << "pit " << pit;
+      const bool wins = BestMargin(child, 0, -1000, 1000) > 0;
+      if (wins) ++winning;
+      EXPECT_EQ(wins, pit == c.winning_pit) << "pit " << pit;
     }
     ASSERT_EQ(winning, 1);
     EXPECT_NE(ChooseMove(s, Options(2, 1, 0)), c.winning_pit);
@@ -448,20 +499,76 @@ TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
   }
 }
 
-// Why the Congkak strength criterion cannot hold between levels 2, 3 and 4
-// under the default alternating opening (docs/rules.md C-D1): the first player
-// chains extra turns (C.5) and relays (C.4) to more than half of the 98
-// seeds before the second player ever moves, and every level from 2 up
-// finds such a first turn. So whoever starts wins.
+// Kalah endgames whose result is already known (a store holds more than
+// half the 48 seeds): levels 3 and 4 play the one move that wins by the
+// most or loses by the least (checked here exhaustively). Level 2 and,
+// before issue 16, levels 3-4 (which stopped once the result was known)
+// took a move worth 6 to 16 seeds less.
+TEST(CpuLevels, LevelsThreeAndFourPlayForTheLargestMargin) {
+  const Rules rules = RulesOf(AllConfigs()[0]);
+  struct Case {
+    Board board;
+    int best_pit;
+    int best_margin;
+  };
+  const Case cases[] = {
+      {KalahBoard({0, 0, 1, 0, 4, 2}, {0, 0, 0, 0, 1, 0}, 27, 13), 2, 20},
+      {KalahBoard({1, 1, 1, 1, 1, 2}, {0, 3, 0, 0, 0, 2}, 28, 8), 3, 26},
+      {KalahBoard({0, 2, 2, 0, 1, 2}, {0, 1, 1, 1, 1, 1}, 9, 27), 5, -16},
+      {KalahBoard({2, 2, 1, 2, 3, 0}, {0, 0, 1, 0, 0, 1}, 10, 26), 2, -6},
+  };
+  for (const Case& c : cases) {
+    const State s = FromBoard(rules, c.board, 0);
+    int worst = 1000;
+    for (int pit : s.LegalMoves()) {
+      State child = s;
+      child.Apply(pit);
+      const int margin = BestMargin(child, 0, -1000, 1000);
+      worst = std::min(worst, margin);
+      if (pit == c.best_pit) {
+        EXPECT_EQ(margin, c.best_margin);
+      } else {
+        EXPECT_LT(margin, c.best_margin) << "pit " << pit;
+      }
+    }
+    ASSERT_LE(worst, c.best_margin - 6);  // The choice matters.
+    for (std::uint64_t seed = 0; seed < 5; ++seed) {
+      EXPECT_EQ(ChooseMove(s, Options(3, seed, 0)), c.best_pit)
+          << "level 3 seed " << seed;
+      const CpuReport r = AnalyzeMove(s, Options(4, seed, 100000));
+      EXPECT_EQ(r.move, c.best_pit) << "level 4 seed " << seed;
+      EXPECT_GE(std::abs(r.value), cpu::kDecidedValue);
+    }
+  }
+}
+
+// The Congkak finding behind the strength criterion (strength_test.cc):
+// under the default alternating opening (C.9) the first player chains
+// extra turns (C.5) and relays (C.4) to more than half of the 98 seeds
+// before the second player ever moves, and every level from 2 up finds
+// such a first turn. So whoever starts wins, and what tells the levels
+// apart is how much they store: levels 3 and 4 store at least as many
+// seeds as level 2 in that turn. The node limit is far below the server's
+// budgets: level 4 searches some 6 million positions per move in its
+// 1000 ms, and level 3's 4 plies end its search after some 8000 (well
+// inside its 300 ms). Measured at those budgets (issue 16): level 2 stores
+// 79 seeds, level 3 83, level 4 84-85 (before issue 16: 76, 57 and 57).
 TEST(CpuLevels, CongkakFirstPlayerWinsDuringTheFirstTurn) {
   const Rules rules = RulesOf(AllConfigs()[4]);
-  for (int level = 2; level <= kMaxCpuLevel; ++level) {
-    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    int level_two_store = 0;
+    for (int level = 2; level <= kMaxCpuLevel; ++level) {
       State s(rules, 0);
       while (!s.is_over() && s.to_move() == 0) {
         s.Apply(ChooseMove(s, Options(level, seed + s.ply(), 20000)));
       }
       EXPECT_GT(2 * s.store(0), 98) << "level " << level << " seed " << seed;
+      if (level == 2) {
+        level_two_store = s.store(0);
+      } else {
+        EXPECT_GE(s.store(0), level_two_store)
+            << "level " << level << " seed " << seed;
+      }
     }
   }
 }

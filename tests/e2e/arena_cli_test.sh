@@ -28,12 +28,28 @@ expect_error "--opening-plies: Value 101 not in range" --game kalah --a 2 --b 1 
 expect_error "must be a multiple of the 4 players" \
   --game mancala_basic --players 4 --a 2 --b 1 --games 6 --opening-plies 2
 
-# Reproducible: the same counts with one thread and with two.
+# Reproducible: the same counts and margins with one thread and with two.
 series=(--game oware --a 3 --b 2 --games 12 --seed 5 --nodes 3000)
-one=$("$MANCALA" arena "${series[@]}" --threads 1 | sed -n 4p)
-two=$("$MANCALA" arena "${series[@]}" --threads 2 | sed -n 4p)
+one=$("$MANCALA" arena "${series[@]}" --threads 1 | sed -n 4,8p)
+two=$("$MANCALA" arena "${series[@]}" --threads 2 | sed -n 4,8p)
 echo "$one"
-[[ "$one" =~ ^A\ +[0-9]+\ +[0-9]+\ +[0-9]+\ +[0-9.]+%$ ]] || fail "table: $one"
+counts=$(sed -n 1p <<<"$one")
+[[ "$counts" =~ ^A\ +[0-9]+\ +[0-9]+\ +[0-9]+\ +[0-9.]+%$ ]] || fail "table: $counts"
 [ "$one" = "$two" ] || fail "1 thread: '$one', 2 threads: '$two'"
+
+# Margins per seat: B moved first exactly when A moved second, so B's mean
+# margin from the first seat is minus A's from the second, and the other
+# way round; each side moved first in half of the games.
+a_row=$(sed -n 4p <<<"$one")
+b_row=$(sed -n 5p <<<"$one")
+[[ "$a_row" =~ ^A\ level\ 3\ +([-+][0-9.]+)\ +([-+][0-9.]+)\ +\(6\ games\ first\)$ ]] ||
+  fail "A margins: $a_row"
+a_first=${BASH_REMATCH[1]} a_second=${BASH_REMATCH[2]}
+[[ "$b_row" =~ ^B\ level\ 2\ +([-+][0-9.]+)\ +([-+][0-9.]+)\ +\(6\ games\ first\)$ ]] ||
+  fail "B margins: $b_row"
+b_first=${BASH_REMATCH[1]} b_second=${BASH_REMATCH[2]}
+awk -v a1="$a_first" -v a2="$a_second" -v b1="$b_first" -v b2="$b_second" \
+  'BEGIN { exit !(a1 + b2 == 0 && a2 + b1 == 0) }' ||
+  fail "margins do not mirror: $a_row / $b_row"
 
 echo "PASS"
