@@ -267,17 +267,17 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   live.CancelCpuTurn();  // Any search for the previous ply is moot.
   v1::WatchEvent moved;
   *moved.mutable_move() = move;
-  Broadcast(live, moved);
+  Broadcast(live, std::move(moved));
   if (live.state.is_over()) {
     v1::WatchEvent end;
     *end.mutable_finished() = answer.match();
-    Broadcast(live, end, /*last=*/true);
+    Broadcast(live, std::move(end), /*last=*/true);
   } else if (live.deadline_ms > 0) {
     v1::WatchEvent deadline;
     deadline.mutable_deadline()->set_seat(live.state.to_move());
     *deadline.mutable_deadline()->mutable_deadline() =
         TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
-    Broadcast(live, deadline);
+    Broadcast(live, std::move(deadline));
   }
   if (reply != nullptr) *reply = std::move(answer);
   return grpc::Status::OK;
