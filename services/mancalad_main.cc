@@ -62,6 +62,16 @@ int main(int argc, char** argv) {
                  "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
                  "without one the admin API is off")
       ->envname("MANCALAD_ADMIN_TOKEN");
+  app.add_option("--max-threads", options.max_threads,
+                 "most threads serving unary calls at once; a call beyond "
+                 "them is answered RESOURCE_EXHAUSTED (retry) instead of "
+                 "growing the server")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  app.add_option("--fanout-threads", options.fanout_threads,
+                 "threads that copy match events to watch streams")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace =

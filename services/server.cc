@@ -63,6 +63,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
+  live_options.fanout_threads = options.fanout_threads;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
   impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
@@ -93,6 +94,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  grpc::ResourceQuota quota("mancalad");
+  quota.SetMaxThreads(options.max_threads);
+  builder.SetResourceQuota(quota);
   builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
                            &impl->port);
   builder.RegisterService(impl->players.get());

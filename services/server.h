@@ -42,6 +42,13 @@ struct ServerOptions {
   double rating_window = 100;        // Rating points.
   double rating_window_growth = 10;  // Rating points per second waited.
   std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
+  // Most threads gRPC may run unary calls on (grpc::ResourceQuota); a call
+  // that finds them all busy is answered RESOURCE_EXHAUSTED at once (the
+  // client may retry) rather than given a new thread. Streams (WatchMatch,
+  // FindMatch) run on gRPC's callback threads and are not counted; nor are
+  // the server's own few fixed threads (ticker, CPU players, watch fan-out).
+  int max_threads = 128;
+  int fanout_threads = 2;  // Threads that feed watch streams.
 };
 
 class Server {
