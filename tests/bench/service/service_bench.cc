@@ -83,7 +83,8 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
       ServerArgs(cfg));
   if (suffix.empty()) out->db_fs = server->db_fs();
   Clients clients(server->address(), cfg.connections);
-  const int most = *std::max_element(levels.begin(), levels.end());
+  const int most = std::max(cfg.get_clients,
+                            *std::max_element(levels.begin(), levels.end()));
   std::vector<Guest> guests = CreateGuests(clients, 2 * most, 16);
   if (suffix.empty()) {
     // Memory: resident size before and after making many matches that stay
@@ -214,7 +215,17 @@ int main(int argc, char** argv) {
                  "client connections the calls are spread over")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  int measure_ms = static_cast<int>(cfg.measure.count());
+  app.add_option("--measure-ms", measure_ms, "length of each measured phase")
+      ->check(CLI::Range(100, 600000))
+      ->capture_default_str();
+  app.add_option("--levels", cfg.levels,
+                 "concurrent calls of the SubmitMove and Health phases")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  cfg.measure = milliseconds(measure_ms);
   if (smoke) {
     cfg.levels = {4, 16};
     cfg.watcher_levels = {0, 5};
