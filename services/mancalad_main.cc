@@ -21,6 +21,15 @@ int main(int argc, char** argv) {
   app.add_option("--db", options.db_path,
                  "SQLite database file (created if missing)")
       ->capture_default_str();
+  app.add_option("--db-busy-timeout-ms", options.db_busy_timeout_ms,
+                 "how long a write waits while another process locks the "
+                 "database before the call answers UNAVAILABLE (ms)")
+      ->check(CLI::Range(0, 600000))
+      ->capture_default_str();
+  app.add_option("--db-readers", options.db_read_connections,
+                 "read-only database connections serving reads")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   app.add_option("--cpu-threads", options.cpu_threads,
                  "threads that play the computer's moves")
       ->check(CLI::Range(1, 64))

@@ -57,7 +57,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     auto dir = std::filesystem::path(options.db_path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   }
-  auto store = storage::SqliteStore::Open(options.db_path);
+  storage::SqliteStoreOptions store_options;
+  store_options.busy_timeout_ms = options.db_busy_timeout_ms;
+  store_options.read_connections = options.db_read_connections;
+  auto store = storage::SqliteStore::Open(options.db_path, store_options);
   if (!store.ok()) return store.status();
   impl->store = *std::move(store);
   LiveMatchesOptions live_options;

@@ -23,6 +23,11 @@ namespace mancala::services {
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
   std::string db_path = "var/mancala.db";   // ":memory:" for tests.
+  // How long a write waits for a lock another process holds on the
+  // database before the RPC answers UNAVAILABLE (ms); read-only database
+  // connections serving reads (storage/sqlite_store.h).
+  int db_busy_timeout_ms = 5000;
+  int db_read_connections = 4;
   // Threads that play the computer's moves; 0 leaves CPU turns pending
   // (tests of turn order only).
   int cpu_threads = 1;
@@ -54,7 +59,8 @@ struct ServerOptions {
 class Server {
  public:
   // UNAVAILABLE if the database cannot be opened or the address bound;
-  // FAILED_PRECONDITION for a database of a newer schema.
+  // FAILED_PRECONDITION for a database of a newer schema or one another
+  // server holds (the message names the lock file and its pid).
   static absl::StatusOr<std::unique_ptr<Server>> Start(
       const ServerOptions& options);
   ~Server();  // Shuts down if still serving.

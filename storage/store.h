@@ -8,11 +8,15 @@
 // - Every method is atomic: it either happens entirely or not at all.
 // - A method returns OK, or a status: NOT_FOUND (no such record),
 //   ALREADY_EXISTS (duplicate id or token hash), ABORTED (AppendMove found the
-//   match at another ply: a stale or duplicate append), INTERNAL (the
-//   database failed; the message says how).
+//   match at another ply: a stale or duplicate append), UNAVAILABLE (the
+//   database stayed locked by another process past the store's busy timeout,
+//   or the store is closing: nothing was written, a retry may succeed),
+//   INTERNAL (the database failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
 //   process (SQLite WAL with synchronous=FULL).
 // Thread-safety: all methods may be called from any thread.
+// Interface changes are additive only (another backend implements it); the
+// UNAVAILABLE case above was added for busy timeouts and closing (issue 18).
 //
 // Times are milliseconds since the Unix epoch (UTC).
 

@@ -7,59 +7,13 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "storage/schema.h"
+#include "tests/storage/store_test_fixture.h"
 
 namespace mancala::storage {
 namespace {
 
-class SqliteStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("mancala_store_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "test.db").string();
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::unique_ptr<SqliteStore> Open() {
-    auto store = SqliteStore::Open(path_);
-    EXPECT_TRUE(store.ok()) << store.status();
-    return store.ok() ? *std::move(store) : nullptr;
-  }
-
-  static MatchRecord SampleMatch() {
-    MatchRecord m;
-    m.id = "m1";
-    m.game = "kalah";
-    m.options = {{"seeds", "5"}, {"end_rule", "any_side_empty"}};
-    m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-               {SeatRecord::Kind::kCpu, "", 3}};
-    m.first_seat = 1;
-    m.created_by = "p1";
-    m.created_at_ms = m.updated_at_ms = 1000;
-    return m;
-  }
-
-  static MoveRow Move(int64_t ply, int seat, int pit) {
-    MoveRow r;
-    r.match_id = "m1";
-    r.ply = ply;
-    r.seat = seat;
-    r.pit = pit;
-    r.by_cpu = seat == 1;
-    r.played_at_ms = 1000 + ply;
-    r.events = std::string("ev\0") + std::to_string(ply);  // Binary-safe.
-    return r;
-  }
-
-  std::filesystem::path dir_;
-  std::string path_;
-};
+using SqliteStoreTest = StoreFileTest;
 
 TEST_F(SqliteStoreTest, PlayerRoundTripsAndTokenHashIsUnique) {
   auto store = Open();
