@@ -37,7 +37,7 @@ TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
                                           guests[2 * i].token));
   }
   PhaseResult r = RunClosedLoop(sessions, std::chrono::milliseconds(0),
-                                std::chrono::milliseconds(2000), *server);
+                                std::chrono::milliseconds(2000), server.get());
 
   std::printf(
       "threads: %d idle, at most %d under load; %lld moves OK, %lld "

@@ -88,7 +88,7 @@ double PhaseResult::Percentile(double p) const {
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const ServerProcess& server) {
+                          const ServerProcess* server) {
   Shared shared;
   const Clock::time_point start = Clock::now();
   shared.window_begin = start + warmup;
@@ -101,13 +101,14 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
   }
   std::this_thread::sleep_until(shared.window_begin);
   PhaseResult r;
-  const ProcStats before = server.Stats();
+  auto stats = [server] { return server ? server->Stats() : ProcStats{}; };
+  const ProcStats before = stats();
   r.max_threads = before.threads;
   while (Clock::now() < shared.window_end) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    r.max_threads = std::max(r.max_threads, server.Stats().threads);
+    r.max_threads = std::max(r.max_threads, stats().threads);
   }
-  const ProcStats after = server.Stats();
+  const ProcStats after = stats();
   r.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
   r.seconds = std::chrono::duration<double>(measure).count();
   shared.stop = true;

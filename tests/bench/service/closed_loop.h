@@ -4,7 +4,8 @@
 //
 // A phase runs for `warmup` then `measure`; calls that complete inside the
 // measuring window count, together with the server's CPU time and the most
-// threads it had in that window (sampled every 20 ms).
+// threads it had in that window (sampled every 20 ms), when `server` is
+// given.
 // Thread-safety: Run() from one thread; sessions are called from gRPC's
 // callback threads, one call at a time per session.
 
@@ -56,7 +57,7 @@ struct PhaseResult {
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const ServerProcess& server);
+                          const ServerProcess* server);
 
 }  // namespace mancala::bench
 

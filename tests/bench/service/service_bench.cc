@@ -119,15 +119,15 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
     for (int i = 0; i < n; ++i) {
       sessions.push_back(NewHealthSession(clients.Pick(i)));
     }
-    out->rows[RowName("Health/Check", n, suffix)] =
-        ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, *server), n);
+    out->rows[RowName("Health/Check", n, suffix)] = ToRow(
+        RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()), n);
     sessions.clear();
     for (int i = 0; i < n; ++i) {
       sessions.push_back(NewMoverSession(clients.Pick(i), guests[2 * i],
                                          guests[2 * i + 1], 1000 + i));
     }
-    out->rows[RowName("SubmitMove", n, suffix)] =
-        ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, *server), n);
+    out->rows[RowName("SubmitMove", n, suffix)] = ToRow(
+        RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()), n);
   }
   // Fan-out: one mover (sequential calls), W spectators. On the tmpfs
   // server when there is one: the fsync time of a shared disk varies more
@@ -167,7 +167,7 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
     out->rows[with_token
                   ? RowName("GetMatch, token", cfg.get_clients, "")
                   : RowName("GetMatch, anonymous", cfg.get_clients, "")] =
-        ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, *server),
+        ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()),
               cfg.get_clients);
   }
 }

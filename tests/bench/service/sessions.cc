@@ -43,8 +43,13 @@ class HealthSession final : public Session {
 
 class MoverSession final : public Session {
  public:
-  MoverSession(Clients::Connection& c, Guest a, Guest b, uint32_t seed)
-      : c_(c), a_(std::move(a)), b_(std::move(b)), rng_(seed) {}
+  MoverSession(Clients::Connection& c, Guest a, Guest b, uint32_t seed,
+               MoveAck on_ack)
+      : c_(c),
+        a_(std::move(a)),
+        b_(std::move(b)),
+        rng_(seed),
+        on_ack_(std::move(on_ack)) {}
 
   void Call(std::function<void(CallOutcome)> done) override {
     ctx_ = std::make_unique<grpc::ClientContext>();
@@ -81,6 +86,7 @@ class MoverSession final : public Session {
     c_.match->async()->SubmitMove(
         ctx_.get(), &move_, &reply_, [this, done](grpc::Status s) {
           if (s.ok()) {
+            if (on_ack_) on_ack_(reply_);
             match_.Swap(reply_.mutable_match());
           } else if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) {
             resync_ = true;  // Ask where the match is before moving again.
@@ -93,6 +99,7 @@ class MoverSession final : public Session {
   Clients::Connection& c_;
   const Guest a_, b_;
   std::mt19937 rng_;
+  const MoveAck on_ack_;
   bool resync_ = false;
   std::unique_ptr<grpc::ClientContext> ctx_;
   v1::Match match_;
@@ -240,8 +247,10 @@ std::unique_ptr<Session> NewHealthSession(Clients::Connection& c) {
   return std::make_unique<HealthSession>(c);
 }
 std::unique_ptr<Session> NewMoverSession(Clients::Connection& c, Guest a,
-                                         Guest b, uint32_t seed) {
-  return std::make_unique<MoverSession>(c, std::move(a), std::move(b), seed);
+                                         Guest b, uint32_t seed,
+                                         MoveAck on_ack) {
+  return std::make_unique<MoverSession>(c, std::move(a), std::move(b), seed,
+                                        std::move(on_ack));
 }
 std::unique_ptr<Session> NewGetMatchSession(Clients::Connection& c,
                                             std::string match,

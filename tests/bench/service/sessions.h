@@ -55,9 +55,13 @@ v1::Match CreateMatch(Clients::Connection& c, const Guest& a, const Guest& b);
 // grpc.health.v1.Health/Check for the whole server (service ""): the
 // same-run baseline, a unary call that touches no state.
 std::unique_ptr<Session> NewHealthSession(Clients::Connection& c);
+// Called with every SubmitMove answered OK (an acknowledged move), from
+// gRPC's callback threads.
+using MoveAck = std::function<void(const v1::SubmitMoveResponse&)>;
 // SubmitMove with random legal pits in matches of `a` against `b`.
 std::unique_ptr<Session> NewMoverSession(Clients::Connection& c, Guest a,
-                                         Guest b, uint32_t seed);
+                                         Guest b, uint32_t seed,
+                                         MoveAck on_ack = nullptr);
 // GetMatch of `match`, with `token` as bearer token unless empty.
 std::unique_ptr<Session> NewGetMatchSession(Clients::Connection& c,
                                             std::string match,
