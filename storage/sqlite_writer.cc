@@ -35,7 +35,10 @@ SqliteWriter::SqliteWriter(Connection& connection, bool group_commit,
   if (group_commit_) thread_ = std::thread([this] { Loop(); });
 }
 
-SqliteWriter::~SqliteWriter() { Close(); }
+SqliteWriter::~SqliteWriter() {
+  Close();
+  sqlite3_wal_hook(connection_.db().getHandle(), nullptr, nullptr);
+}
 
 void SqliteWriter::Close() {
   {

@@ -174,5 +174,16 @@ TEST_F(SqliteStoreTest, ListMatchesPagesNewestFirstByPlayer) {
   EXPECT_EQ((*everything)[2].id, "m4");
 }
 
+// ":memory:" has one connection: reads share the writer's.
+TEST_F(SqliteStoreTest, InMemoryDatabaseWorksWithOneConnection) {
+  auto store = SqliteStore::Open(":memory:");
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->CreateMatch(SampleMatch()).ok());
+  ASSERT_TRUE((*store)->AppendMove(Move(1, 1, 2), {}).ok());
+  EXPECT_TRUE(absl::IsAborted((*store)->AppendMove(Move(1, 1, 3), {})));
+  EXPECT_EQ((*store)->GetMatch("m1")->ply, 1);
+  EXPECT_EQ((*store)->ListMoves("m1", 1, 10)->at(0).pit, 2);
+}
+
 }  // namespace
 }  // namespace mancala::storage
