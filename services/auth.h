@@ -9,7 +9,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <shared_mutex>
 #include <string>
+#include <unordered_map>
 
 #include "storage/store.h"
 
@@ -25,17 +27,37 @@ std::string NewInviteCode();
 // Hex SHA-256 of `token`.
 std::string HashToken(const std::string& token);
 
-// The player whose token the call carries. UNAUTHENTICATED when the
-// authorization metadata is missing, malformed or names no player;
-// UNAVAILABLE if the store fails.
-grpc::Status Authenticate(const grpc::ServerContextBase& context,
-                          storage::Store& store, storage::PlayerRecord* player);
+// Finds the player behind a call's bearer token.
+//
+// A token's SHA-256 never changes and players are never deleted or
+// re-keyed, so a token once found is answered from memory afterwards: an
+// authenticated call reads the database only the first time its token is
+// seen (issue 12: token look-ups queued behind every write). Unknown tokens
+// are not remembered; they go to the store each time and keep failing.
+// The memory holds at most kMaxRemembered players; when full it starts
+// again empty.
+// Thread-safety: all methods may be called from any thread.
+class Authenticator {
+ public:
+  static constexpr size_t kMaxRemembered = 100'000;
 
-// Like Authenticate, but a call without authorization metadata is fine
-// (anonymous: `player` is left empty); a bad or unknown token still fails.
-grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
-                                  storage::Store& store,
-                                  storage::PlayerRecord* player);
+  explicit Authenticator(storage::Store& store) : store_(store) {}
+
+  // The player whose token the call carries. UNAUTHENTICATED when the
+  // authorization metadata is missing, malformed or names no player;
+  // UNAVAILABLE if the store fails.
+  grpc::Status Authenticate(const grpc::ServerContextBase& context,
+                            storage::PlayerRecord* player);
+  // Like Authenticate, but a call without authorization metadata is fine
+  // (anonymous: `player` is left empty); a bad or unknown token still fails.
+  grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
+                                    storage::PlayerRecord* player);
+
+ private:
+  storage::Store& store_;
+  std::shared_mutex mu_;
+  std::unordered_map<std::string, storage::PlayerRecord> by_hash_;
+};
 
 }  // namespace mancala::services
 

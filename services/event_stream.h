@@ -31,6 +31,10 @@ class EventSink {
 
   // Queues `event`; `last` closes the stream (OK) after it is written.
   void Push(const Event& event, bool last = false) {
+    Push(std::make_shared<const Event>(event), last);
+  }
+  // The same, sharing one copy of the event among many streams.
+  void Push(std::shared_ptr<const Event> event, bool last = false) {
     std::function<void()> action;
     {
       std::lock_guard lock(mu_);
@@ -41,7 +45,7 @@ class EventSink {
         close_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                      "reader fell too far behind");
       } else {
-        queue_.push_back(event);
+        queue_.push_back(std::move(event));
         closing_ = last;
       }
       action = Pump();
@@ -82,10 +86,10 @@ class EventSink {
       if (closing_ && queue_.empty()) {
         reactor_ = nullptr;  // The last event: write and finish together.
         return [r, this] {
-          r->StartWriteAndFinish(&current_, {}, grpc::Status::OK);
+          r->StartWriteAndFinish(current_.get(), {}, grpc::Status::OK);
         };
       }
-      return [r, this] { r->StartWrite(&current_); };
+      return [r, this] { r->StartWrite(current_.get()); };
     }
     if (closing_) {
       reactor_ = nullptr;
@@ -97,11 +101,11 @@ class EventSink {
 
   std::mutex mu_;
   EventReactor<Event>* reactor_ = nullptr;  // Null once finishing or done.
-  std::deque<Event> queue_;
+  std::deque<std::shared_ptr<const Event>> queue_;
   bool writing_ = false;
   bool closing_ = false;
   grpc::Status close_status_;
-  Event current_;  // The event being written.
+  std::shared_ptr<const Event> current_;  // The event being written.
 };
 
 // The reactor gRPC drives. It deletes itself when the RPC is done, after

@@ -37,7 +37,10 @@ v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
 
 LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
                          LiveMatchesOptions options)
-    : store_(store), clock_(clock), options_(options) {}
+    : store_(store),
+      clock_(clock),
+      options_(options),
+      fanout_(options.fanout_threads) {}
 
 LiveMatches::~LiveMatches() { CloseWatchers(); }
 
@@ -440,6 +443,8 @@ grpc::Status LiveMatches::Watch(const std::string& id,
     }
   }
   live->watchers.push_back(std::move(sink));
+  live->WatchersChanged();
+  if (!live->fanout) live->fanout = fanout_.NewStrand();
   return grpc::Status::OK;
 }
 
@@ -457,6 +462,7 @@ void LiveMatches::Unwatch(const std::string& id,
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
   w.erase(it);
+  live->WatchersChanged();
   const int64_t now = clock_.NowMs();
   for (int seat : sink->seats) {
     live->presence[seat].open_streams--;
@@ -465,14 +471,20 @@ void LiveMatches::Unwatch(const std::string& id,
   }
 }
 
-void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
-                            bool last) {
-  for (auto& sink : live.watchers) sink->Push(event, last);
+void LiveMatches::Broadcast(Live& live, v1::WatchEvent event, bool last) {
+  if (!live.audience) return;
+  live.fanout->Post(
+      [audience = live.audience,
+       shared = std::make_shared<const v1::WatchEvent>(std::move(event)),
+       last] {
+        for (const auto& sink : *audience) sink->Push(shared, last);
+      });
   if (last) {
     for (auto& sink : live.watchers) {
       for (int seat : sink->seats) live.presence[seat].open_streams--;
     }
     live.watchers.clear();
+    live.WatchersChanged();
   }
 }
 

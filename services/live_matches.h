@@ -3,12 +3,14 @@
 //
 // The path of a move (docs/design.md): Play() takes the match lock, applies the
 // move to the engine state, appends it to the store conditionally on the
-// ply, and only then answers and tells the watchers. A move the store
-// refused never happened. Whenever the computer must move (a CPU seat, a
-// turn past its deadline, an absent player's seat; turn_policy.h) a CpuTurn
-// is announced to the listener (the CPU worker), which plays it through
-// PlayCpu(): the same path, refused if the match moved on or the reason no
-// longer holds.
+// ply, and only then answers. A move the store refused never happened. The
+// watchers are told off the mover's path: the event is queued on the
+// match's strand (strand_pool.h) and a pool thread copies it to every watch
+// stream, in order, while the mover already has its reply. Whenever the
+// computer must move (a CPU seat, a turn past its deadline, an absent player's
+// seat; turn_policy.h) a CpuTurn is announced to the listener (the CPU worker),
+// which plays it through PlayCpu(): the same path, refused if the match moved
+// on or the reason no longer holds.
 //
 // Time comes from the injected Clock; Tick() looks at deadlines and presence
 // and is called by the server's ticker (and by tests, after moving a
@@ -40,6 +42,7 @@
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
+#include "services/strand_pool.h"
 #include "services/watch_stream.h"
 #include "storage/store.h"
 
@@ -48,6 +51,7 @@ namespace mancala::services {
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
   int standin_level = 2;      // CPU level that plays for absent players.
+  int fanout_threads = 2;     // Threads that feed watch streams.
 };
 
 // A request to create a match, already checked for shape by the service.
@@ -177,12 +181,17 @@ class LiveMatches {
   grpc::Status RateEnd(const Live& live, const engine::State& final_state,
                        const storage::MoveRow& last_move,
                        storage::MatchUpdate* update);
-  void Broadcast(Live& live, const v1::WatchEvent& event, bool last = false);
+  // Queues `event` for every watcher on the match's strand. Requires
+  // live.mu.
+  void Broadcast(Live& live, v1::WatchEvent event, bool last = false);
   void Announce(std::optional<CpuTurn> turn);
 
   storage::Store& store_;
   const Clock& clock_;
   const LiveMatchesOptions options_;
+  // Destroyed after every match (declared before matches_): events queued
+  // at shutdown still reach their streams.
+  StrandPool fanout_;
   std::function<void(CpuTurn)> on_cpu_turn_;
 
   std::mutex ratings_mu_;  // Serializes rating updates (see RateEnd).

@@ -28,6 +28,12 @@ struct LiveMatches::Live {
   std::shared_ptr<std::atomic<bool>> cpu_stop;
 
   std::vector<std::shared_ptr<WatchSink>> watchers;
+  // The watchers as one immutable list, shared by the events queued while
+  // it holds (an event costs the mover no copy of the list); remade when
+  // the watchers change. Null while nobody watches.
+  std::shared_ptr<const std::vector<std::shared_ptr<WatchSink>>> audience;
+  // Orders this match's watch events; made at the first watcher.
+  std::shared_ptr<StrandPool::Strand> fanout;
 
   Live(storage::MatchRecord r, engine::State s)
       : record(std::move(r)), state(std::move(s)) {
@@ -46,6 +52,13 @@ struct LiveMatches::Live {
     const storage::SeatRecord& s = record.seats[seat];
     return !player_id.empty() && s.kind == storage::SeatRecord::Kind::kPlayer &&
            s.player_id == player_id;
+  }
+  void WatchersChanged() {
+    audience =
+        watchers.empty()
+            ? nullptr
+            : std::make_shared<const std::vector<std::shared_ptr<WatchSink>>>(
+                  watchers);
   }
   // Stops a CPU search in flight and forgets it was queued.
   void CancelCpuTurn() {

@@ -91,6 +91,16 @@ int main(int argc, char** argv) {
                        std::string("mancalad ") +
                            mancala::services::kMancalaVersion + " (revision " +
                            mancala::services::kMancalaRevision + ")");
+  app.add_option("--max-threads", options.max_threads,
+                 "most threads serving unary calls at once; a call beyond "
+                 "them is answered RESOURCE_EXHAUSTED (retry) instead of "
+                 "growing the server")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  app.add_option("--fanout-threads", options.fanout_threads,
+                 "threads that copy match events to watch streams")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (absl::Status s =
           mancala::services::ConfigureLogging(log_format, log_level);

@@ -57,14 +57,21 @@ grpc::Status NotStarted(const storage::MatchRecord& rec) {
 
 }  // namespace
 
-void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
+namespace {
+// The fields of a stored move other than its events.
+void SetMoveFields(const storage::MoveRow& row, v1::Move* out) {
   out->set_ply(row.ply);
   out->set_seat(row.seat);
   out->set_pit(row.pit);
   out->set_by_cpu(row.by_cpu);
   out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
   *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+}
+}  // namespace
+
+void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
+  out->ParseFromString(row.events);  // Holds the events.
+  SetMoveFields(row, out);
 }
 
 grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
@@ -241,11 +248,16 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     }
   }
   // The reply is part of the record (idempotent requests), so the live
-  // match moves forward first and steps back if the store refuses.
-  const engine::State saved_state = live.state;
-  const storage::MatchRecord saved_record = live.record;
-  const int64_t saved_deadline = live.deadline_ms;
-  live.state = std::move(next);
+  // match moves forward first and steps back if the store refuses. Only
+  // what a move changes is kept for that, not a copy of the whole match.
+  storage::MatchRecord& rec = live.record;
+  struct {
+    int64_t ply, updated_at_ms, ended_at_ms, deadline_ms;
+    MatchStatus status;
+    std::string result;
+  } saved{rec.ply,          rec.updated_at_ms, rec.ended_at_ms,
+          live.deadline_ms, rec.status,        rec.result};
+  std::swap(live.state, next);  // `next` keeps the state before the move.
   live.record.ply = row.ply;
   live.record.status = update.status;
   live.record.updated_at_ms = row.played_at_ms;
@@ -255,29 +267,35 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
                          ? row.played_at_ms + live.record.turn_limit_s * 1000
                          : 0;
-  MoveToProto(row, &move);
+  SetMoveFields(row, &move);  // The events are in `move` already.
   Snapshot(live, answer.mutable_match());
   row.reply = request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
-    live.state = saved_state;
-    live.record = saved_record;
-    live.deadline_ms = saved_deadline;
+    std::swap(live.state, next);
+    rec.ply = saved.ply;
+    rec.updated_at_ms = saved.updated_at_ms;
+    rec.ended_at_ms = saved.ended_at_ms;
+    rec.status = saved.status;
+    rec.result = std::move(saved.result);
+    live.deadline_ms = saved.deadline_ms;
     return FromStorage(s);
   }
   live.CancelCpuTurn();  // Any search for the previous ply is moot.
-  v1::WatchEvent moved;
-  *moved.mutable_move() = move;
-  Broadcast(live, moved);
+  if (live.audience) {   // Events are built only for someone to watch.
+    v1::WatchEvent moved;
+    *moved.mutable_move() = move;
+    Broadcast(live, std::move(moved));
+  }
   if (live.state.is_over()) {
     v1::WatchEvent end;
     *end.mutable_finished() = answer.match();
-    Broadcast(live, end, /*last=*/true);
+    Broadcast(live, std::move(end), /*last=*/true);
   } else if (live.deadline_ms > 0) {
     v1::WatchEvent deadline;
     deadline.mutable_deadline()->set_seat(live.state.to_move());
     *deadline.mutable_deadline()->mutable_deadline() =
         TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
-    Broadcast(live, deadline);
+    Broadcast(live, std::move(deadline));
   }
   if (reply != nullptr) *reply = std::move(answer);
   return grpc::Status::OK;

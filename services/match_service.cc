@@ -51,7 +51,7 @@ bool ParseSwitch(const std::string& value, bool* out) {
 grpc::Status MatchServiceImpl::CallerAndMatch(
     const grpc::ServerContext& context, const std::string& name,
     const char* field, storage::PlayerRecord* caller, std::string* id) {
-  if (grpc::Status s = Authenticate(context, store_, caller); !s.ok()) {
+  if (grpc::Status s = auth_.Authenticate(context, caller); !s.ok()) {
     return s;
   }
   return MatchIdFromName(name, field, id);
@@ -61,7 +61,7 @@ grpc::Status MatchServiceImpl::CreateMatch(
     grpc::ServerContext* context, const v1::CreateMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+  if (grpc::Status s = auth_.Authenticate(*context, &caller); !s.ok()) {
     return s;
   }
   NewMatch match;
@@ -160,8 +160,7 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
                                         const v1::GetMatchRequest* request,
                                         v1::Match* response) {
   storage::PlayerRecord viewer;
-  if (grpc::Status s = AuthenticateOptional(*context, store_, &viewer);
-      !s.ok()) {
+  if (grpc::Status s = auth_.AuthenticateOptional(*context, &viewer); !s.ok()) {
     return s;
   }
   std::string id;
@@ -243,7 +242,7 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
                                          const v1::JoinMatchRequest* request,
                                          v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+  if (grpc::Status s = auth_.Authenticate(*context, &caller); !s.ok()) {
     return s;
   }
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
@@ -284,7 +283,7 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   auto sink = std::make_shared<WatchSink>();
   std::string id;
   storage::PlayerRecord viewer;
-  grpc::Status status = AuthenticateOptional(*context, store_, &viewer);
+  grpc::Status status = auth_.AuthenticateOptional(*context, &viewer);
   if (status.ok()) status = MatchIdFromName(request->name(), "name", &id);
   if (status.ok() && request->after_ply() < 0) {
     status = Invalid("after_ply must be >= 0");

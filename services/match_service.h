@@ -7,6 +7,7 @@
 #define MANCALA_SERVICES_MATCH_SERVICE_H_
 
 #include "mancala/v1/match_service.grpc.pb.h"
+#include "services/auth.h"
 #include "services/live_matches.h"
 #include "storage/store.h"
 
@@ -18,8 +19,9 @@ class MatchServiceImpl final
     : public v1::MatchService::WithCallbackMethod_WatchMatch<
           v1::MatchService::Service> {
  public:
-  MatchServiceImpl(storage::Store& store, LiveMatches& matches)
-      : store_(store), matches_(matches) {}
+  MatchServiceImpl(storage::Store& store, Authenticator& auth,
+                   LiveMatches& matches)
+      : store_(store), auth_(auth), matches_(matches) {}
 
   grpc::Status CreateMatch(grpc::ServerContext* context,
                            const v1::CreateMatchRequest* request,
@@ -57,6 +59,7 @@ class MatchServiceImpl final
                               storage::PlayerRecord* caller, std::string* id);
 
   storage::Store& store_;
+  Authenticator& auth_;
   LiveMatches& matches_;
 };
 

@@ -9,7 +9,7 @@ MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
                                   const v1::FindMatchRequest* request) {
   auto sink = std::make_shared<FindSink>();
   storage::PlayerRecord player;
-  grpc::Status status = Authenticate(*context, store_, &player);
+  grpc::Status status = auth_.Authenticate(*context, &player);
   Matchmaker* matchmaker = &matchmaker_;
   const std::string id = player.id;
   // Leaving: the stream ended (found, cancelled, or the client went away).
@@ -25,7 +25,7 @@ grpc::Status MatchmakingServiceImpl::CancelFind(
     grpc::ServerContext* context, const v1::CancelFindRequest*,
     v1::CancelFindResponse* response) {
   storage::PlayerRecord player;
-  if (grpc::Status s = Authenticate(*context, store_, &player); !s.ok()) {
+  if (grpc::Status s = auth_.Authenticate(*context, &player); !s.ok()) {
     return s;
   }
   response->set_cancelled(matchmaker_.Cancel(player.id));

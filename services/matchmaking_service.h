@@ -4,6 +4,7 @@
 #define MANCALA_SERVICES_MATCHMAKING_SERVICE_H_
 
 #include "mancala/v1/matchmaking_service.grpc.pb.h"
+#include "services/auth.h"
 #include "services/matchmaker.h"
 #include "storage/store.h"
 
@@ -15,8 +16,8 @@ class MatchmakingServiceImpl final
     : public v1::MatchmakingService::WithCallbackMethod_FindMatch<
           v1::MatchmakingService::Service> {
  public:
-  MatchmakingServiceImpl(storage::Store& store, Matchmaker& matchmaker)
-      : store_(store), matchmaker_(matchmaker) {}
+  MatchmakingServiceImpl(Authenticator& auth, Matchmaker& matchmaker)
+      : auth_(auth), matchmaker_(matchmaker) {}
 
   grpc::ServerWriteReactor<v1::FindMatchUpdate>* FindMatch(
       grpc::CallbackServerContext* context,
@@ -29,7 +30,7 @@ class MatchmakingServiceImpl final
                              v1::QueueStats* response) override;
 
  private:
-  storage::Store& store_;
+  Authenticator& auth_;
   Matchmaker& matchmaker_;
 };
 

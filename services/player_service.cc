@@ -56,7 +56,7 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           v1::Player* response) {
   if (request->name() == "players/me") {
     storage::PlayerRecord me;
-    if (grpc::Status s = Authenticate(*context, store_, &me); !s.ok()) {
+    if (grpc::Status s = auth_.Authenticate(*context, &me); !s.ok()) {
       return s;
     }
     ToProto(me, response);

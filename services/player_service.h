@@ -4,6 +4,7 @@
 #define MANCALA_SERVICES_PLAYER_SERVICE_H_
 
 #include "mancala/v1/player_service.grpc.pb.h"
+#include "services/auth.h"
 #include "services/clock.h"
 #include "storage/store.h"
 
@@ -11,8 +12,9 @@ namespace mancala::services {
 
 class PlayerServiceImpl final : public v1::PlayerService::Service {
  public:
-  PlayerServiceImpl(storage::Store& store, const Clock& clock)
-      : store_(store), clock_(clock) {}
+  PlayerServiceImpl(storage::Store& store, Authenticator& auth,
+                    const Clock& clock)
+      : store_(store), auth_(auth), clock_(clock) {}
 
   grpc::Status CreatePlayer(grpc::ServerContext* context,
                             const v1::CreatePlayerRequest* request,
@@ -23,6 +25,7 @@ class PlayerServiceImpl final : public v1::PlayerService::Service {
 
  private:
   storage::Store& store_;
+  Authenticator& auth_;
   const Clock& clock_;
 };
 

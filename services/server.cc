@@ -11,6 +11,7 @@
 
 #include "services/admin_service.h"
 #include "services/convert.h"
+#include "services/auth.h"
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
@@ -30,6 +31,7 @@ struct Server::Impl {
   SystemClock system_clock;
   const Clock* clock = nullptr;
   std::unique_ptr<storage::SqliteStore> store;
+  std::unique_ptr<Authenticator> auth;
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -103,6 +105,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
+  live_options.fanout_threads = options.fanout_threads;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
   impl->cpu =
@@ -113,10 +116,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
   if (absl::Status s = impl->matches->LoadActive(); !s.ok()) return s;
 
-  impl->players =
-      std::make_unique<PlayerServiceImpl>(*impl->store, *impl->clock);
-  impl->match_service =
-      std::make_unique<MatchServiceImpl>(*impl->store, *impl->matches);
+  impl->auth = std::make_unique<Authenticator>(*impl->store);
+  impl->players = std::make_unique<PlayerServiceImpl>(*impl->store, *impl->auth,
+                                                      *impl->clock);
+  impl->match_service = std::make_unique<MatchServiceImpl>(
+      *impl->store, *impl->auth, *impl->matches);
   impl->rating_service = std::make_unique<RatingServiceImpl>(*impl->store);
   impl->admin_service = std::make_unique<AdminServiceImpl>(
       *impl->store, *impl->matches, options.admin_token);
@@ -128,11 +132,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
                                                   *impl->clock, mm);
   impl->matchmaking_service =
-      std::make_unique<MatchmakingServiceImpl>(*impl->store, *impl->matchmaker);
+      std::make_unique<MatchmakingServiceImpl>(*impl->auth, *impl->matchmaker);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  grpc::ResourceQuota quota("mancalad");
+  quota.SetMaxThreads(options.max_threads);
+  builder.SetResourceQuota(quota);
   builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
                            &impl->port);
   builder.RegisterService(impl->players.get());

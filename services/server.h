@@ -51,6 +51,13 @@ struct ServerOptions {
   // host:port serving Prometheus metrics at /metrics (port 0 = any);
   // empty = no metrics endpoint (metrics.h lists the metrics).
   std::string metrics_address;
+  // Most threads gRPC may run unary calls on (grpc::ResourceQuota); a call
+  // that finds them all busy is answered RESOURCE_EXHAUSTED at once (the
+  // client may retry) rather than given a new thread. Streams (WatchMatch,
+  // FindMatch) run on gRPC's callback threads and are not counted; nor are
+  // the server's own few fixed threads (ticker, CPU players, watch fan-out).
+  int max_threads = 128;
+  int fanout_threads = 2;  // Threads that feed watch streams.
 };
 
 class Server {

@@ -1,0 +1,192 @@
+#include "tests/bench/service/report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+namespace mancala::bench {
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The median over runs of `f`, which may read several rows of one run.
+double MedianOf(const std::vector<RunResult>& runs,
+                const std::function<double(const RunResult&)>& f) {
+  std::vector<double> v;
+  for (const RunResult& r : runs) v.push_back(f(r));
+  return Median(v);
+}
+
+double Field(const RunResult& r, const std::string& row, double Row::*field) {
+  auto it = r.rows.find(row);
+  return it == r.rows.end() ? 0 : it->second.*field;
+}
+
+double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+std::string Fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string RowName(const std::string& call, int concurrency,
+                    const std::string& suffix) {
+  return call + " @" + std::to_string(concurrency) +
+         (suffix.empty() ? "" : " " + suffix);
+}
+
+std::string WatchRowName(int watchers) {
+  return "SubmitMove, " + std::to_string(watchers) + " watchers";
+}
+
+void PrintReport(const Header& header, const std::vector<int>& levels,
+                 const std::vector<int>& watcher_levels, bool tmpfs,
+                 const std::vector<RunResult>& runs, std::ostream& out) {
+  out << "service_bench: median of " << header.runs << " run(s), "
+      << header.measure_ms << " ms per phase, " << header.cores
+      << " cores; database on " << (runs.empty() ? "?" : runs[0].db_fs)
+      << "\nload average before " << header.load_before << ", after "
+      << header.load_after << "\nmancalad extra arguments:";
+  for (const std::string& a : header.server_args) out << " " << a;
+  if (header.server_args.empty()) out << " (none)";
+  out << "\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-30s %5s %8s %9s %8s %8s %9s %7s %6s\n",
+                "phase", "conc", "calls", "QPS", "p50 ms", "p99 ms", "CPU us/c",
+                "threads", "errors");
+  out << line;
+  std::vector<std::string> order;
+  for (int n : levels) {
+    order.push_back(RowName("Health/Check", n, ""));
+    order.push_back(RowName("SubmitMove", n, ""));
+  }
+  if (tmpfs) {
+    order.push_back(RowName("Health/Check", levels.front(), "tmpfs"));
+    order.push_back(RowName("SubmitMove", levels.front(), "tmpfs"));
+  }
+  if (!runs.empty()) {
+    for (const auto& [name, row] : runs[0].rows) {
+      if (name.rfind("GetMatch", 0) == 0) order.push_back(name);
+    }
+  }
+  for (int w : watcher_levels) order.push_back(WatchRowName(w));
+  for (const std::string& name : order) {
+    auto med = [&](double Row::*f) {
+      return MedianOf(runs,
+                      [&](const RunResult& r) { return Field(r, name, f); });
+    };
+    std::snprintf(line, sizeof line,
+                  "%-30s %5.0f %8.0f %9.1f %8.2f %8.2f %9.0f %7.0f %6.0f\n",
+                  name.c_str(), med(&Row::concurrency), med(&Row::calls),
+                  med(&Row::qps), med(&Row::p50_ms), med(&Row::p99_ms),
+                  med(&Row::cpu_us), med(&Row::threads), med(&Row::errors));
+    out << line;
+  }
+  out << "\n";
+  const int lo = levels.front(), hi = levels.back();
+  const std::string at = std::to_string(hi);
+  struct Figure {
+    std::string name;
+    std::function<double(const RunResult&)> value;
+    std::string goal;
+    std::function<bool(double)> met;  // Null: diagnostic.
+  };
+  auto qps = [](const std::string& row) {
+    return [row](const RunResult& r) { return Field(r, row, &Row::qps); };
+  };
+  std::vector<Figure> figures;
+  figures.push_back({"SubmitMove QPS @" + std::to_string(lo) +
+                         " / Health QPS @" + std::to_string(lo),
+                     [=](const RunResult& r) {
+                       return Ratio(qps(RowName("SubmitMove", lo, ""))(r),
+                                    qps(RowName("Health/Check", lo, ""))(r));
+                     },
+                     ">= 0.7", [](double v) { return v >= 0.7; }});
+  if (tmpfs) {
+    figures.push_back({"  same, database on tmpfs",
+                       [=](const RunResult& r) {
+                         return Ratio(
+                             qps(RowName("SubmitMove", lo, "tmpfs"))(r),
+                             qps(RowName("Health/Check", lo, "tmpfs"))(r));
+                       },
+                       "(diagnostic)", nullptr});
+  }
+  figures.push_back({"SubmitMove QPS @" + at + " / @" + std::to_string(lo),
+                     [=](const RunResult& r) {
+                       return Ratio(qps(RowName("SubmitMove", hi, ""))(r),
+                                    qps(RowName("SubmitMove", lo, ""))(r));
+                     },
+                     ">= 2", [](double v) { return v >= 2; }});
+  figures.push_back(
+      {"SubmitMove p99 @" + at + " / Health p99 @" + at,
+       [=](const RunResult& r) {
+         return Ratio(Field(r, RowName("SubmitMove", hi, ""), &Row::p99_ms),
+                      Field(r, RowName("Health/Check", hi, ""), &Row::p99_ms));
+       },
+       "<= 2", [](double v) { return v <= 2; }});
+  const std::string cpu_where = tmpfs ? "tmpfs" : "";
+  figures.push_back(
+      {std::string("CPU per SubmitMove / per Health") +
+           (tmpfs ? " (tmpfs)" : " (disk)"),
+       [=](const RunResult& r) {
+         return Ratio(
+             Field(r, RowName("SubmitMove", lo, cpu_where), &Row::cpu_us),
+             Field(r, RowName("Health/Check", lo, cpu_where), &Row::cpu_us));
+       },
+       "<= 2", [](double v) { return v <= 2; }});
+  figures.push_back({"GetMatch QPS with token / anonymous",
+                     [=](const RunResult& r) {
+                       double token = 0, anon = 0;
+                       for (const auto& [name, row] : r.rows) {
+                         if (name.rfind("GetMatch, token", 0) == 0)
+                           token = row.qps;
+                         if (name.rfind("GetMatch, anonymous", 0) == 0)
+                           anon = row.qps;
+                       }
+                       return Ratio(token, anon);
+                     },
+                     ">= 0.95", [](double v) { return v >= 0.95; }});
+  for (int w : watcher_levels) {
+    if (w == 0) continue;
+    const bool top = w == watcher_levels.back();
+    figures.push_back(
+        {"mover p50, " + std::to_string(w) + " watchers / none",
+         [=](const RunResult& r) {
+           return Ratio(Field(r, WatchRowName(w), &Row::p50_ms),
+                        Field(r, WatchRowName(0), &Row::p50_ms));
+         },
+         top ? "<= 1.5" : "",
+         top ? std::function<bool(double)>([](double v) { return v <= 1.5; })
+             : nullptr});
+  }
+  figures.push_back({"server threads, SubmitMove @" + at,
+                     [=](const RunResult& r) {
+                       return Field(r, RowName("SubmitMove", hi, ""),
+                                    &Row::threads);
+                     },
+                     "bounded by --max-threads", nullptr});
+  figures.push_back({"memory per live match, KiB",
+                     [](const RunResult& r) { return r.kib_per_match; },
+                     "<= 16", [](double v) { return v <= 16; }});
+  std::snprintf(line, sizeof line, "%-44s %9s %-26s %s\n", "figure", "value",
+                "goal", "met");
+  out << line;
+  for (const Figure& f : figures) {
+    const double v = MedianOf(runs, f.value);
+    std::snprintf(
+        line, sizeof line, "%-44s %9s %-26s %s\n", f.name.c_str(),
+        Fmt(v >= 100 || v == static_cast<int>(v) ? "%.0f" : "%.2f", v).c_str(),
+        f.goal.c_str(), f.met ? (f.met(v) ? "yes" : "NO") : "");
+    out << line;
+  }
+}
+
+}  // namespace mancala::bench

@@ -1,0 +1,61 @@
+// mancalad --max-threads: under many more concurrent calls than the bound,
+// the real server keeps its threads bounded and answers every call OK or
+// RESOURCE_EXHAUSTED (issue 12). The binary comes from $MANCALAD (CMake).
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "tests/bench/service/closed_loop.h"
+#include "tests/bench/service/server_process.h"
+#include "tests/bench/service/sessions.h"
+
+namespace mancala::bench {
+namespace {
+
+TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
+  const char* binary = std::getenv("MANCALAD");
+  ASSERT_NE(binary, nullptr) << "set MANCALAD to the mancalad binary";
+  constexpr int kBound = 4;
+  constexpr int kMatches = 48;  // Two players each; calls in flight.
+  // On disk: every move waits for its fsync, so calls pile up.
+  auto server = ServerProcess::Start(
+      binary, std::filesystem::temp_directory_path().string(),
+      {"--max-threads", std::to_string(kBound), "--grace-seconds", "86400"});
+  Clients clients(server->address(), 4);
+  // One call at a time while setting up: no call is refused yet.
+  std::vector<Guest> guests = CreateGuests(clients, 2 * kMatches, 1);
+  const int idle = server->Stats().threads;
+
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int i = 0; i < kMatches; ++i) {
+    sessions.push_back(
+        NewMoverSession(clients.Pick(i), guests[2 * i], guests[2 * i + 1], i));
+    sessions.push_back(NewGetMatchSession(clients.Pick(i), "matches/unknown",
+                                          guests[2 * i].token));
+  }
+  PhaseResult r = RunClosedLoop(sessions, std::chrono::milliseconds(0),
+                                std::chrono::milliseconds(2000), server.get());
+
+  std::printf(
+      "threads: %d idle, at most %d under load; %lld moves OK, %lld "
+      "calls RESOURCE_EXHAUSTED\n",
+      idle, r.max_threads, static_cast<long long>(r.calls),
+      static_cast<long long>(r.errors[grpc::StatusCode::RESOURCE_EXHAUSTED]));
+  EXPECT_GT(r.calls, 0) << "no SubmitMove was answered OK";
+  for (auto [code, n] : r.errors) {
+    // GetMatch of an unknown match is NOT_FOUND when it runs at all.
+    EXPECT_TRUE(code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+                code == grpc::StatusCode::NOT_FOUND)
+        << n << " calls answered " << code;
+  }
+  EXPECT_GT(r.errors[grpc::StatusCode::RESOURCE_EXHAUSTED], 0)
+      << "96 calls in flight never met the bound of " << kBound;
+  // The server's threads grew by at most the bound of call threads.
+  EXPECT_LE(r.max_threads, idle + kBound) << "idle " << idle;
+}
+
+}  // namespace
+}  // namespace mancala::bench
