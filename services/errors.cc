@@ -19,6 +19,15 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
   return grpc::Status(code, message, details.SerializeAsString());
 }
 
+grpc::Status Invalid(const std::string& message) {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
+}
+
+grpc::Status InvalidPageToken() {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
+               "page_token does not belong to this listing");
+}
+
 grpc::Status FromStorage(const absl::Status& status) {
   if (absl::IsNotFound(status)) {
     return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",

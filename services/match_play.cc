@@ -57,16 +57,6 @@ grpc::Status NotStarted(const storage::MatchRecord& rec) {
 
 }  // namespace
 
-void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
-  out->set_ply(row.ply);
-  out->set_seat(row.seat);
-  out->set_pit(row.pit);
-  out->set_by_cpu(row.by_cpu);
-  out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
-  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
-}
-
 grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                                v1::SubmitMoveResponse* out) {
   LivePtr live;
@@ -255,7 +245,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
                          ? row.played_at_ms + live.record.turn_limit_s * 1000
                          : 0;
-  MoveToProto(row, &move);
+  ToProto(row, &move);
   Snapshot(live, answer.mutable_match());
   row.reply = request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {

@@ -77,8 +77,8 @@ class Matchmaker {
     std::shared_ptr<FindSink> sink;
   };
   struct Queue {
-    NewMatch shape;  // Game, options, ranking, limit; no seats.
-    int players = 2;
+    MatchShape shape;  // shape.seats players per match.
+    bool ranked = false;
     std::vector<Entry> entries;  // Arrival order.
   };
   // A match to create: the members (removed from their queue) and shape.

@@ -78,7 +78,7 @@ class LifecycleTest : public ServiceTest {
   grpc::Status Resign(const TestPlayer& p, const std::string& match,
                       v1::Match* out) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     auto ctx = Ctx(p.token);
     return matches_->Resign(ctx.get(), req, out);
   }
@@ -351,7 +351,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto ctx = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(ctx.get(), req, &m).ok());
   v1::RematchRequest again;
-  again.set_match(m.name());
+  again.set_name(m.name());
   v1::Match r;
   auto c0 = Ctx(b.token);
   EXPECT_EQ(matches_->Rematch(c0.get(), again, &r).error_code(),
@@ -379,7 +379,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto c3 = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(c3.get(), req, &m).ok());
   ASSERT_TRUE(Resign(a, m.name(), &m).ok());
-  again.set_match(m.name());
+  again.set_name(m.name());
   auto c4 = Ctx(a.token);
   ASSERT_TRUE(matches_->Rematch(c4.get(), again, &r).ok());
   EXPECT_EQ(r.first_seat(), 0);
@@ -426,7 +426,7 @@ TEST_F(LifecycleTest, ARepeatedRequestGetsTheFirstAnswerAndAStalePlyIsAborted) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
   v1::Match m = TwoPlayers(a, b);
   v1::SubmitMoveRequest req;
-  req.set_match(m.name());
+  req.set_name(m.name());
   req.set_pit(2);
   req.set_expected_ply(0);
   req.set_request_id("tap-1");

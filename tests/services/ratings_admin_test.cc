@@ -56,7 +56,7 @@ class RatingsTest : public ServiceTest {
   }
   v1::Match ResignOk(const TestPlayer& p, const std::string& match) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     v1::Match out;
     auto ctx = Ctx(p.token);
     grpc::Status s = matches_->Resign(ctx.get(), req, &out);
