@@ -4,8 +4,9 @@
 // Producers Push() events under their own locks; Push() never blocks and
 // never waits for the network, so a slow reader never slows a producer. A
 // reader that falls kMaxQueued events behind is closed with
-// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink) and FindMatch.
-// Thread-safety: Push() and Close() from any thread.
+// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink, live_matches.h) and
+// FindMatch (FindSink, matchmaker.h). Thread-safety: Push() and Close() from
+// any thread.
 
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_
 #define MANCALA_SERVICES_EVENT_STREAM_H_

@@ -39,7 +39,7 @@ void LiveMatches::CloseWatchers() {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
       std::lock_guard lock(live->mu);
-      live->CancelCpuTurn();
+      live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
@@ -97,8 +97,8 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   MatchShape shape;
   if (grpc::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
   const engine::Rules& rules = shape.rules;
-  auto live =
-      std::make_shared<Live>(*record, engine::State(rules, record->first_seat));
+  auto live = std::make_shared<Live>(
+      *record, engine::State(rules, record->first_seat), options_.grace_ms);
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -133,16 +133,11 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
       }
     }
   }
-  if (live->record.status == MatchStatus::kInProgress) StartClock(*live);
+  if (live->record.status == MatchStatus::kInProgress) {
+    live->clock.StartMatch(clock_.NowMs());
+  }
   *out = std::move(live);
   return grpc::Status::OK;
-}
-
-void LiveMatches::StartClock(Live& live) {
-  const int64_t now = clock_.NowMs();
-  for (SeatPresence& p : live.presence) p.last_seen_ms = now;
-  live.deadline_ms =
-      live.record.turn_limit_s > 0 ? now + live.record.turn_limit_s * 1000 : 0;
 }
 
 absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
@@ -254,7 +249,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     }
     rec = std::move(next);
     live->display_names[take] = player->display_name;
-    if (!still_open) StartClock(*live);
+    if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
     Snapshot(*live, out);
     Broadcast(*live, MatchEvent(*out, false));
@@ -398,7 +393,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   for (size_t i = 0; i < live->record.seats.size(); ++i) {
     if (live->HoldsSeat(viewer_id, i)) {
       sink->seats.push_back(i);
-      live->presence[i].open_streams++;
+      live->clock.StreamOpened(i);
     }
   }
   live->watchers.push_back(std::move(sink));
@@ -419,12 +414,9 @@ void LiveMatches::Unwatch(const std::string& id,
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
   w.erase(it);
+  // The grace period runs from the moment the stream dropped.
   const int64_t now = clock_.NowMs();
-  for (int seat : sink->seats) {
-    live->presence[seat].open_streams--;
-    // The grace period runs from the moment the stream dropped.
-    live->presence[seat].last_seen_ms = now;
-  }
+  for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
 void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
@@ -432,7 +424,7 @@ void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
   for (auto& sink : live.watchers) sink->Push(event, last);
   if (last) {
     for (auto& sink : live.watchers) {
-      for (int seat : sink->seats) live.presence[seat].open_streams--;
+      for (int seat : sink->seats) live.clock.StreamClosed(seat, std::nullopt);
     }
     live.watchers.clear();
   }

@@ -5,16 +5,14 @@
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers and tells the watchers. A move the store
 // refused never happened. Whenever the computer must move (a CPU seat, a
-// turn past its deadline, an absent player's seat; turn_policy.h) a CpuTurn
-// is announced to the listener (the CPU worker), which plays it through
-// PlayCpu(): the same path, refused if the match moved on or the reason no
-// longer holds.
+// turn past its deadline, an absent player's seat) a CpuTurn is announced to
+// the listener (the CPU worker), which plays it through PlayCpu(): the same
+// path, refused if the match moved on or the reason no longer holds.
 //
-// Time comes from the injected Clock; Tick() looks at deadlines and presence
-// and is called by the server's ticker (and by tests, after moving a
-// ManualClock). Deadlines and presence are not stored: after a restart the
-// player to move gets a fresh full turn and every grace period starts again,
-// so nobody is charged for the server's outage.
+// The turn clock's rules (start, deadline, expiry, presence, CPU take-over)
+// are in turn_clock.h; each live match owns a TurnClock. Time comes from the
+// injected Clock; Tick() looks at deadlines and presence and is called by
+// the server's ticker (and by tests, after moving a ManualClock).
 //
 // Matches not in memory (finished ones, after a restart) are loaded on demand
 // by replaying their stored moves through the engine.
@@ -39,11 +37,14 @@
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
+#include "services/event_stream.h"
 #include "services/match_shape.h"
-#include "services/watch_stream.h"
 #include "storage/store.h"
 
 namespace mancala::services {
+
+// The WatchMatch stream of one watcher.
+using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
@@ -158,10 +159,10 @@ class LiveMatches {
   void Touch(Live& live, const std::string& player_id);
   // Presence changes since last announced, broadcast. Requires live.mu.
   void UpdatePresence(Live& live);
+  // Tells the watchers `seat`'s presence and stand-in. Requires live.mu.
+  void BroadcastPresence(Live& live, int seat, int64_t now);
   // The CPU turn due now, if any (and not already queued). Requires live.mu.
   std::optional<CpuTurn> DueCpuTurn(Live& live);
-  // Starts the clock and presence for a match that (re)starts now.
-  void StartClock(Live& live);
   void Snapshot(const Live& live, v1::Match* out) const;
   // For a rated match that ends with `last_move`: marks it aborted, or
   // fills the rating changes into `update`. Requires ratings_mu_.

@@ -11,7 +11,7 @@
 #include "services/errors.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
-#include "services/turn_policy.h"
+#include "services/turn_clock.h"
 
 namespace mancala::services {
 
@@ -21,23 +21,15 @@ struct LiveMatches::Live {
   engine::State state;
   std::vector<std::string> display_names;  // Per seat.
 
-  // Turn clock and presence: memory only, restarted at load (see header).
-  int64_t deadline_ms = 0;              // 0 = no limit or not running.
-  std::vector<SeatPresence> presence;   // Per seat.
-  std::vector<bool> announced_present;  // Last presence broadcast.
-  std::vector<bool> standing_in;        // The CPU plays for this seat.
-  int64_t cpu_queued_ply = -1;          // A CpuTurn for this ply is out.
-  std::shared_ptr<std::atomic<bool>> cpu_stop;
+  TurnClock clock;  // Deadlines, presence, CPU take-over (turn_clock.h).
 
   std::vector<std::shared_ptr<WatchSink>> watchers;
 
-  Live(storage::MatchRecord r, engine::State s)
-      : record(std::move(r)), state(std::move(s)) {
-    const size_t n = record.seats.size();
-    presence.resize(n);
-    announced_present.assign(n, true);
-    standing_in.assign(n, false);
-  }
+  Live(storage::MatchRecord r, engine::State s, int64_t grace_ms)
+      : record(std::move(r)),
+        state(std::move(s)),
+        clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
+              grace_ms) {}
 
   bool ended() const {
     return record.status == storage::MatchStatus::kFinished ||
@@ -48,12 +40,6 @@ struct LiveMatches::Live {
     const storage::SeatRecord& s = record.seats[seat];
     return !player_id.empty() && s.kind == storage::SeatRecord::Kind::kPlayer &&
            s.player_id == player_id;
-  }
-  // Stops a CPU search in flight and forgets it was queued.
-  void CancelCpuTurn() {
-    if (cpu_stop) cpu_stop->store(true);
-    cpu_stop.reset();
-    cpu_queued_ply = -1;
   }
 };
 

@@ -129,7 +129,7 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   std::optional<CpuTurn> next;
   {
     std::lock_guard lock(live->mu);
-    if (live->cpu_queued_ply == turn.ply) live->cpu_queued_ply = -1;
+    live->clock.CpuTurnReturned(turn.ply);
     // The turn must still be due for the same reason: the match has not
     // moved on, and an absent player has not come back.
     const bool due = live->record.status == MatchStatus::kInProgress &&
@@ -234,27 +234,24 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   // match moves forward first and steps back if the store refuses.
   const engine::State saved_state = live.state;
   const storage::MatchRecord saved_record = live.record;
-  const int64_t saved_deadline = live.deadline_ms;
+  const TurnClock saved_clock = live.clock;
   live.state = std::move(next);
   live.record.ply = row.ply;
   live.record.status = update.status;
   live.record.updated_at_ms = row.played_at_ms;
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
-  // Every move, extra turns included, starts a full turn for the next seat.
-  live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
-                         ? row.played_at_ms + live.record.turn_limit_s * 1000
-                         : 0;
+  live.clock.StartTurn(row.played_at_ms, live.state.is_over());
   ToProto(row, &move);
   Snapshot(live, answer.mutable_match());
   row.reply = request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
     live.state = saved_state;
     live.record = saved_record;
-    live.deadline_ms = saved_deadline;
+    live.clock = saved_clock;
     return FromStorage(s);
   }
-  live.CancelCpuTurn();  // Any search for the previous ply is moot.
+  live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   v1::WatchEvent moved;
   *moved.mutable_move() = move;
   Broadcast(live, moved);
@@ -262,11 +259,11 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     v1::WatchEvent end;
     *end.mutable_finished() = answer.match();
     Broadcast(live, end, /*last=*/true);
-  } else if (live.deadline_ms > 0) {
+  } else if (live.clock.deadline_ms() > 0) {
     v1::WatchEvent deadline;
     deadline.mutable_deadline()->set_seat(live.state.to_move());
     *deadline.mutable_deadline()->mutable_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
     Broadcast(live, deadline);
   }
   if (reply != nullptr) *reply = std::move(answer);
@@ -316,14 +313,10 @@ void LiveMatches::Touch(Live& live, const std::string& player_id) {
   const int64_t now = clock_.NowMs();
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (!live.HoldsSeat(player_id, i)) continue;
-    live.presence[i].last_seen_ms = now;
-    if (live.standing_in[i]) {
-      // The player is back: the CPU stops playing for them at once.
-      live.standing_in[i] = false;
-      if (!live.state.is_over() &&
-          live.state.to_move() == static_cast<int>(i)) {
-        live.CancelCpuTurn();
-      }
+    // Back from a stand-in: the CPU stops playing for them at once.
+    if (live.clock.Seen(i, now) && !live.state.is_over() &&
+        live.state.to_move() == static_cast<int>(i)) {
+      live.clock.CancelCpuTurn();
     }
   }
   UpdatePresence(live);
@@ -333,15 +326,16 @@ void LiveMatches::UpdatePresence(Live& live) {
   const int64_t now = clock_.NowMs();
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (live.record.seats[i].kind != SeatRecord::Kind::kPlayer) continue;
-    const bool present = IsPresent(live.presence[i], now, options_.grace_ms);
-    if (present == live.announced_present[i]) continue;
-    live.announced_present[i] = present;
-    v1::WatchEvent e;
-    e.mutable_presence()->set_seat(i);
-    e.mutable_presence()->set_present(present);
-    e.mutable_presence()->set_cpu_standing_in(live.standing_in[i]);
-    Broadcast(live, e);
+    if (live.clock.PresenceChanged(i, now)) BroadcastPresence(live, i, now);
   }
+}
+
+void LiveMatches::BroadcastPresence(Live& live, int seat, int64_t now) {
+  v1::WatchEvent e;
+  e.mutable_presence()->set_seat(seat);
+  e.mutable_presence()->set_present(live.clock.Present(seat, now));
+  e.mutable_presence()->set_cpu_standing_in(live.clock.StandingIn(seat));
+  Broadcast(live, e);
 }
 
 std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
@@ -351,28 +345,19 @@ std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
   const int seat = live.state.to_move();
   const SeatRecord& s = live.record.seats[seat];
   const int64_t now = clock_.NowMs();
-  TurnFacts facts;
-  facts.cpu_seat = s.kind == SeatRecord::Kind::kCpu;
-  facts.present = IsPresent(live.presence[seat], now, options_.grace_ms);
-  facts.deadline_ms = live.deadline_ms;
-  const v1::Move::CpuReason reason = CpuMustMove(facts, now);
+  const bool cpu_seat = s.kind == SeatRecord::Kind::kCpu;
+  bool stand_in_began = false;
+  const v1::Move::CpuReason reason =
+      live.clock.Due(seat, cpu_seat, now, &stand_in_began);
+  if (stand_in_began) BroadcastPresence(live, seat, now);
   if (reason == v1::Move::CPU_REASON_UNSPECIFIED) return std::nullopt;
-  if (reason == v1::Move::STAND_IN && !live.standing_in[seat]) {
-    live.standing_in[seat] = true;
-    v1::WatchEvent e;
-    e.mutable_presence()->set_seat(seat);
-    e.mutable_presence()->set_present(false);
-    e.mutable_presence()->set_cpu_standing_in(true);
-    live.announced_present[seat] = false;
-    Broadcast(live, e);
-  }
-  if (live.cpu_queued_ply == live.record.ply) return std::nullopt;
-  live.cpu_queued_ply = live.record.ply;
-  live.cpu_stop = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> stop =
+      live.clock.QueueCpuTurn(live.record.ply);
+  if (!stop) return std::nullopt;
   return CpuTurn{
       live.record.id, live.record.ply,
-      live.state,     facts.cpu_seat ? s.cpu_level : options_.standin_level,
-      reason,         live.cpu_stop};
+      live.state,     cpu_seat ? s.cpu_level : options_.standin_level,
+      reason,         std::move(stop)};
 }
 
 }  // namespace mancala::services

@@ -27,8 +27,8 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
     v1::Seat* seat = out->add_seats();
     ToProto(s, seat);
     if (s.kind == SeatRecord::Kind::kPlayer) {
-      seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
-      seat->set_cpu_standing_in(live.standing_in[i]);
+      seat->set_present(live.clock.Present(i, now));
+      seat->set_cpu_standing_in(live.clock.StandingIn(i));
     }
     seat->set_display_name(live.display_names[i]);
   }
@@ -53,9 +53,9 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
       TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
   out->set_ranked(rec.ranked);
   out->set_turn_time_limit_seconds(rec.turn_limit_s);
-  if (playing && live.deadline_ms > 0) {
+  if (playing && live.clock.deadline_ms() > 0) {
     *out->mutable_turn_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
   }
   out->set_invite_code(rec.invite_code);
   out->set_creator(PlayerName(rec.created_by));
