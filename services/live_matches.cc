@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "services/auth.h"
-#include "services/live_matches_internal.h"
+#include "services/convert.h"
+#include "services/errors.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -23,6 +25,26 @@ v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
 
 }  // namespace
 
+LiveMatches::Live::Live(storage::MatchRecord r, engine::State s,
+                        int64_t grace_ms)
+    : record(std::move(r)),
+      state(std::move(s)),
+      clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
+            grace_ms) {}
+
+bool LiveMatches::Live::ended() const {
+  return record.status == MatchStatus::kFinished ||
+         record.status == MatchStatus::kCancelled ||
+         record.status == MatchStatus::kAborted;
+}
+
+bool LiveMatches::Live::HoldsSeat(const std::string& player_id,
+                                  size_t seat) const {
+  const SeatRecord& s = record.seats[seat];
+  return !player_id.empty() && s.kind == SeatRecord::Kind::kPlayer &&
+         s.player_id == player_id;
+}
+
 LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
                          LiveMatchesOptions options)
     : store_(store), clock_(clock), options_(options) {}
@@ -32,13 +54,13 @@ LiveMatches::~LiveMatches() { CloseWatchers(); }
 void LiveMatches::CloseWatchers() {
   std::vector<LivePtr> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
-      std::lock_guard lock(live->mu);
+      absl::MutexLock lock(&live->mu);
       live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
@@ -72,7 +94,7 @@ absl::Status LiveMatches::LoadActive() {
 
 grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
@@ -81,7 +103,7 @@ grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   }
   LivePtr live;
   if (grpc::Status s = Load(id, &live); !s.ok()) return s;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
   return grpc::Status::OK;
@@ -99,6 +121,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   const engine::Rules& rules = shape.rules;
   auto live = std::make_shared<Live>(
       *record, engine::State(rules, record->first_seat), options_.grace_ms);
+  absl::MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -169,7 +192,7 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     Snapshot(*live, out);
     turn = DueCpuTurn(*live);
   }
@@ -181,7 +204,7 @@ grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
@@ -200,7 +223,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
@@ -263,7 +286,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
@@ -294,8 +317,8 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    std::lock_guard lock(live->mu);
-    const storage::MatchRecord& rec = live->record;
+    absl::MutexLock lock(&live->mu);
+    storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
       seated |= live->HoldsSeat(player_id, i);
@@ -330,14 +353,14 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     } else if (!s.ok()) {
       return FromStorage(s);
     }
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
   if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(next->mu);
+    absl::MutexLock lock(&next->mu);
     Touch(*next, player_id);
     Snapshot(*next, out);
     turn = DueCpuTurn(*next);
@@ -352,7 +375,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     *finished = live->ended();
   }
   auto rows = store_.ListMoves(id, from_ply, limit);
@@ -369,7 +392,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   v1::Match snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);
@@ -404,12 +427,12 @@ void LiveMatches::Unwatch(const std::string& id,
                           const std::shared_ptr<WatchSink>& sink) {
   LivePtr live;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;
     live = it->second;
   }
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
@@ -437,14 +460,14 @@ void LiveMatches::Announce(std::optional<CpuTurn> turn) {
 void LiveMatches::Tick() {
   std::vector<std::pair<std::string, LivePtr>> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     all.assign(matches_.begin(), matches_.end());
   }
   std::vector<std::string> evict;
   for (auto& [id, live] : all) {
     std::optional<CpuTurn> turn;
     {
-      std::lock_guard lock(live->mu);
+      absl::MutexLock lock(&live->mu);
       if (live->ended()) {
         if (live->watchers.empty()) evict.push_back(id);
         continue;
@@ -454,7 +477,7 @@ void LiveMatches::Tick() {
     }
     Announce(std::move(turn));
   }
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const std::string& id : evict) {
     auto it = matches_.find(id);
     // Loaded again from the store if anyone asks.

@@ -3,8 +3,10 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
 #include "services/rating_book.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -63,7 +65,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -91,7 +93,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
         return FromStorage(first.status());
       }
     }
-    const engine::State& state = live->state;
+    engine::State& state = live->state;
     const int pits = state.rules().pits;
     if (move.pit < 0 || move.pit >= pits) {
       return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
@@ -128,7 +130,7 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     live->clock.CpuTurnReturned(turn.ply);
     // The turn must still be due for the same reason: the match has not
     // moved on, and an absent player has not come back.
@@ -157,7 +159,7 @@ grpc::Status LiveMatches::Resign(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
     for (size_t i = 0; i < live->record.seats.size(); ++i) {
@@ -200,8 +202,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     return MoveErrorStatus(*err, pit, next.rules().pits,
                            live.state.LegalMoves());
   }
-  v1::SubmitMoveResponse answer;
-  v1::Move& move = *answer.mutable_move();
+  v1::Move move;
   for (const engine::Event& e : record.events) ToProto(e, move.add_events());
   storage::MoveRow row;
   row.match_id = live.record.id;
@@ -214,22 +215,32 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.events = move.SerializeAsString();
   row.request_id = request_id;
   storage::MatchUpdate update;
+  if (!next.is_over()) {
+    return Commit(live, std::move(next), std::move(row), update,
+                  std::move(move), reply);
+  }
+  update.status = MatchStatus::kFinished;
+  update.ended_at_ms = row.played_at_ms;
+  v1::Result result;
+  ResultToProto(next, &result);
+  update.result = result.SerializeAsString();
+  if (!IsRatedMatch(live.record)) {
+    return Commit(live, std::move(next), std::move(row), update,
+                  std::move(move), reply);
+  }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (RATINGS.md).
-  std::unique_lock<std::mutex> ratings_lock;
-  if (next.is_over()) {
-    update.status = MatchStatus::kFinished;
-    update.ended_at_ms = row.played_at_ms;
-    v1::Result result;
-    ResultToProto(next, &result);
-    update.result = result.SerializeAsString();
-    if (IsRatedMatch(live.record)) {
-      ratings_lock = std::unique_lock(ratings_mu_);
-      if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) {
-        return s;
-      }
-    }
-  }
+  // Lock order: the match lock (held), then this one.
+  absl::MutexLock ratings_lock(&ratings_mu_);
+  if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) return s;
+  return Commit(live, std::move(next), std::move(row), update, std::move(move),
+                reply);
+}
+
+grpc::Status LiveMatches::Commit(Live& live, engine::State next,
+                                 storage::MoveRow row,
+                                 const storage::MatchUpdate& update,
+                                 v1::Move move, v1::SubmitMoveResponse* reply) {
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses.
   const engine::State saved_state = live.state;
@@ -242,9 +253,11 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  ToProto(row, &move);
+  v1::SubmitMoveResponse answer;
+  *answer.mutable_move() = std::move(move);
+  ToProto(row, answer.mutable_move());
   Snapshot(live, answer.mutable_match());
-  row.reply = request_id.empty() ? "" : answer.SerializeAsString();
+  row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
     live.state = saved_state;
     live.record = saved_record;
@@ -253,7 +266,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   }
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   v1::WatchEvent moved;
-  *moved.mutable_move() = move;
+  *moved.mutable_move() = answer.move();
   Broadcast(live, moved);
   if (live.state.is_over()) {
     v1::WatchEvent end;

@@ -3,7 +3,9 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
