@@ -28,10 +28,18 @@ grpc::Status InvalidPageToken() {
                "page_token does not belong to this listing");
 }
 
+grpc::Status BadStoredData(const std::string& message) {
+  return Error(grpc::StatusCode::DATA_LOSS, "BAD_STORED_DATA", message);
+}
+
 grpc::Status FromStorage(const absl::Status& status) {
   if (absl::IsNotFound(status)) {
     return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",
                  std::string(status.message()));
+  }
+  if (absl::IsDataLoss(status)) {
+    return BadStoredData("stored data unreadable: " +
+                         std::string(status.message()));
   }
   if (absl::IsAborted(status)) {
     return Error(grpc::StatusCode::ABORTED, "STALE_PLY",

@@ -32,9 +32,14 @@ grpc::Status Invalid(const std::string& message);
 // listing did not hand out (page_token.h).
 grpc::Status InvalidPageToken();
 
+// DATA_LOSS (reason BAD_STORED_DATA): a stored value cannot be read back
+// (an enum value outside its enum, an unreadable blob, a match shape the
+// service would refuse). Never decoded as a default.
+grpc::Status BadStoredData(const std::string& message);
+
 // A storage failure as the client should see it: NOT_FOUND and ABORTED keep
-// their code; anything else is UNAVAILABLE (reason STORAGE), since the
-// request may succeed later.
+// their code, DATA_LOSS is BadStoredData(); anything else is UNAVAILABLE
+// (reason STORAGE), since the request may succeed later.
 grpc::Status FromStorage(const absl::Status& status);
 
 // The ErrorInfo reason of `status`, or "" if it has none (for tests and
