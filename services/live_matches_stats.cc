@@ -1,6 +1,6 @@
 // LiveMatches::GetStats: what the metrics endpoint shows about live matches.
 
-#include "services/live_matches_internal.h"
+#include "services/live_matches.h"
 
 namespace mancala::services {
 namespace {
@@ -26,7 +26,7 @@ const char* StateLabel(storage::MatchStatus s) {
 LiveMatches::Stats LiveMatches::GetStats() {
   std::vector<LivePtr> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     all.reserve(matches_.size());
     for (const auto& [id, live] : matches_) all.push_back(live);
   }
@@ -39,7 +39,7 @@ LiveMatches::Stats LiveMatches::GetStats() {
     stats.by_state[StateLabel(s)] = 0;
   }
   for (const LivePtr& live : all) {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     ++stats.by_state[StateLabel(live->record.status)];
     stats.watchers += static_cast<int>(live->watchers.size());
   }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "storage/schema.h"
@@ -26,11 +27,17 @@ const char* StatusName(MatchStatus s) {
   }
   return "in_progress";
 }
+// A stored value outside its enum: the row is unreadable (DATA_LOSS), never
+// read as some default.
+struct UnreadableRow : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 MatchStatus ParseStatus(const std::string& s) {
   for (const auto& [status, name] : kStatusNames) {
     if (s == name) return status;
   }
-  return MatchStatus::kInProgress;
+  throw UnreadableRow("unknown match status \"" + s + "\"");
 }
 
 constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
@@ -48,7 +55,7 @@ SeatRecord::Kind ParseSeatKind(const std::string& s) {
   for (const auto& [kind, name] : kSeatKinds) {
     if (s == name) return kind;
   }
-  return SeatRecord::Kind::kOpen;
+  throw UnreadableRow("unknown seat kind \"" + s + "\"");
 }
 
 // Binds a string, or NULL when it is empty (nullable unique columns).
@@ -185,6 +192,9 @@ absl::Status SqliteStore::Read(const char* what, const Body& body) {
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(
         std::string(what) + ": stored match options unreadable: " + e.what());
+  } catch (const UnreadableRow& e) {
+    return absl::DataLossError(std::string(what) +
+                               ": match unreadable: " + e.what());
   }
 }
 
@@ -401,8 +411,8 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
   const absl::Status status = Write("append move", [&](Connection& c) {
     // The ply check makes the append conditional: a stale or repeated
-    // append changes no row and is refused (docs/design.md "The path of a move").
-    // A move that does not end the match leaves status, end time and
+    // append changes no row and is refused (docs/design.md "The path of a
+    // move"). A move that does not end the match leaves status, end time and
     // result as they are (in progress, 0, empty): setting them anyway would
     // rewrite their index entries (matches_by_status, matches_by_ended) on
     // every move.

@@ -11,7 +11,9 @@
 //   match at another ply: a stale or duplicate append), UNAVAILABLE (the
 //   database stayed locked by another process past the store's busy timeout,
 //   or the store is closing: nothing was written, a retry may succeed),
-//   INTERNAL (the database failed; the message says how).
+//   DATA_LOSS (a stored value is unreadable, e.g. a match status or seat kind
+//   outside its enum: never read as a default), INTERNAL (the database
+//   failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
 //   process (SQLite WAL with synchronous=FULL).
 // Thread-safety: all methods may be called from any thread.

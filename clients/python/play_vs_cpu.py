@@ -88,7 +88,7 @@ def play(server, name, level):
                 played_at_ply = match.ply
                 matches.SubmitMove(
                     matches_pb.SubmitMoveRequest(
-                        match=match.name,
+                        name=match.name,
                         pit=match.legal_pits[0],
                         expected_ply=match.ply,
                         request_id=str(uuid.uuid4())),

@@ -80,7 +80,7 @@ class MoverSession final : public Session {
       return;
     }
     SetToken(ctx_.get(), match_.to_move() == 0 ? a_.token : b_.token);
-    move_.set_match(match_.name());
+    move_.set_name(match_.name());
     const auto& legal = match_.legal_pits();
     move_.set_pit(legal.empty() ? 0 : legal[rng_() % legal.size()]);
     c_.match->async()->SubmitMove(
@@ -283,7 +283,7 @@ std::vector<double> MoverLatencyWithWatchers(Clients& clients, const Guest& a,
       grpc::ClientContext ctx;
       SetToken(&ctx, match.to_move() == 0 ? a.token : b.token);
       v1::SubmitMoveRequest req;
-      req.set_match(match.name());
+      req.set_name(match.name());
       req.set_pit(match.legal_pits(rng() % match.legal_pits_size()));
       v1::SubmitMoveResponse reply;
       const auto start = std::chrono::steady_clock::now();
