@@ -11,10 +11,10 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   golang-github-gogo-googleapis-dev
   libsqlitecpp-dev libsqlite3-dev sqlite3
-  libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev
+  libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev libutfcpp-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
-TEST_PACKAGES=(systemd procps python3)
+TEST_PACKAGES=(systemd procps python3 python3-grpcio python3-protobuf)
 
 install_missing() {
   local missing=()

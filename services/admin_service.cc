@@ -3,8 +3,10 @@
 #include <google/protobuf/util/time_util.h>
 #include <openssl/crypto.h>
 
+#include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/page_token.h"
 #include "services/rating_service.h"
 #include "services/resource_names.h"
@@ -52,30 +54,34 @@ int64_t Ms(const google::protobuf::Timestamp& t) {
 }  // namespace
 
 grpc::Status AdminServiceImpl::CheckAdmin(
-    const grpc::ServerContext& context) const {
-  const auto& md = context.client_metadata();
-  auto it = md.find("authorization");
-  if (it == md.end()) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
-                 "admin calls need 'authorization: Bearer <admin token>'");
+    const grpc::ServerContext& context,
+    const google::protobuf::Message& request) const {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  if (admin_token_.empty()) {
+    return Error(grpc::StatusCode::PERMISSION_DENIED, "ADMIN_DISABLED",
+                 "the admin API is disabled (start mancalad with "
+                 "--admin-token)");
   }
-  const std::string value(it->second.data(), it->second.size());
-  const std::string expected = "Bearer " + admin_token_;
-  if (admin_token_.empty() || value.size() != expected.size() ||
-      CRYPTO_memcmp(value.data(), expected.data(), value.size()) != 0) {
-    return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
-                 admin_token_.empty()
-                     ? "the admin API is disabled (start mancalad with "
-                       "--admin-token)"
-                     : "this token does not open the admin API");
+  if (token.size() == admin_token_.size() &&
+      CRYPTO_memcmp(token.data(), admin_token_.data(), token.size()) == 0) {
+    return grpc::Status::OK;
   }
-  return grpc::Status::OK;
+  // Not the admin token: a player's is authenticated but not allowed;
+  // anything else is an invalid token, as on every other RPC.
+  storage::PlayerRecord player;
+  if (grpc::Status s = Authenticate(context, store_, &player); !s.ok()) {
+    return s;
+  }
+  return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
+               "a player's token does not open the admin API");
 }
 
 grpc::Status AdminServiceImpl::ListMatches(
     grpc::ServerContext* context, const v1::ListMatchesRequest* request,
     v1::ListMatchesResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   storage::MatchFilter f;
   if (!request->player().empty()) {
     f.player_id = PlayerIdFromName(request->player());
@@ -89,12 +95,17 @@ grpc::Status AdminServiceImpl::ListMatches(
   bool bad = false;
   f.status = StatusFilter(request->state(), &bad);
   if (bad) return Invalid("unknown state");
-  if (request->ranking() == "ranked") {
-    f.ranked = true;
-  } else if (request->ranking() == "casual") {
-    f.ranked = false;
-  } else if (!request->ranking().empty()) {
-    return Invalid("ranking must be 'ranked', 'casual' or empty");
+  switch (request->ranking()) {
+    case v1::ListMatchesRequest::RANKING_UNSPECIFIED:
+      break;
+    case v1::ListMatchesRequest::RANKED:
+      f.ranked = true;
+      break;
+    case v1::ListMatchesRequest::CASUAL:
+      f.ranked = false;
+      break;
+    default:
+      return Invalid("ranking must be RANKED, CASUAL or unspecified (both)");
   }
   if (request->has_create_time_from())
     f.created_from_ms = Ms(request->create_time_from());
@@ -141,7 +152,7 @@ grpc::Status AdminServiceImpl::ListMatches(
 grpc::Status AdminServiceImpl::GetMatchHistory(
     grpc::ServerContext* context, const v1::GetMatchHistoryRequest* request,
     v1::MatchHistory* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
@@ -174,7 +185,7 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
 grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
                                          const v1::VoidMatchRequest* request,
                                          v1::VoidMatchResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
@@ -196,7 +207,7 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
 grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::optional<int> size = PageSize(request->page_size(), 50, 500);
   if (!size.has_value()) return Invalid("page_size must be >= 0");
   int64_t before = std::numeric_limits<int64_t>::max();
@@ -232,7 +243,7 @@ grpc::Status AdminServiceImpl::ListAuditLog(
 grpc::Status AdminServiceImpl::VerifyMatch(
     grpc::ServerContext* context, const v1::VerifyMatchRequest* request,
     v1::VerifyMatchResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;

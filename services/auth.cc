@@ -3,9 +3,12 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "services/errors.h"
+#include "services/field_limits.h"
 
 namespace mancala::services {
 namespace {
@@ -34,9 +37,27 @@ std::string RandomHex(size_t bytes) {
 std::string NewToken() { return RandomHex(32); }
 std::string NewId() { return RandomHex(16); }
 
+namespace {
+// No 0/O, 1/I/L look-alikes: codes are read aloud and typed by people.
+constexpr char kAlphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+constexpr size_t kSize = sizeof kAlphabet - 1;
+}  // namespace
+
+std::optional<std::string> NormalizeInviteCode(std::string_view typed) {
+  std::string code;
+  for (char c : typed) {
+    if (c == ' ' || c == '-') continue;
+    const char upper =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::string_view(kAlphabet).find(upper) == std::string_view::npos) {
+      return std::nullopt;
+    }
+    code.push_back(upper);
+  }
+  return code;
+}
+
 std::string NewInviteCode() {
-  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-  static constexpr size_t kSize = sizeof kAlphabet - 1;
   unsigned char buf[8];
   if (RAND_bytes(buf, sizeof buf) != 1) {
     throw std::runtime_error("OpenSSL RAND_bytes failed");
@@ -53,9 +74,8 @@ std::string HashToken(const std::string& token) {
   return Hex(digest, len);
 }
 
-grpc::Status Authenticate(const grpc::ServerContextBase& context,
-                          storage::Store& store,
-                          storage::PlayerRecord* player) {
+grpc::Status BearerToken(const grpc::ServerContextBase& context,
+                         std::string* token) {
   const auto& md = context.client_metadata();
   auto it = md.find("authorization");
   if (it == md.end()) {
@@ -63,15 +83,32 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
                  "this call needs the metadata 'authorization: Bearer "
                  "<token>' (CreatePlayer gives a token)");
   }
-  const std::string value(it->second.data(), it->second.size());
-  static constexpr std::string_view kPrefix = "Bearer ";
-  if (value.size() <= kPrefix.size() ||
-      value.compare(0, kPrefix.size(), kPrefix) != 0) {
+  // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4); the scheme is
+  // case-insensitive (11.1), the token is not.
+  const std::string_view value(it->second.data(), it->second.size());
+  static constexpr std::string_view kScheme = "bearer";
+  const size_t space = value.find(' ');
+  const size_t start = value.find_first_not_of(' ', space);
+  const std::string_view scheme = value.substr(0, space);
+  const bool is_bearer =
+      scheme.size() == kScheme.size() &&
+      std::equal(scheme.begin(), scheme.end(), kScheme.begin(),
+                 [](char a, char b) { return std::tolower(a) == b; });
+  if (!is_bearer || start == std::string_view::npos ||
+      value.find(' ', start) != std::string_view::npos) {
     return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
                  "authorization metadata must be 'Bearer <token>'");
   }
-  auto found =
-      store.FindPlayerByTokenHash(HashToken(value.substr(kPrefix.size())));
+  *token = std::string(value.substr(start));
+  return grpc::Status::OK;
+}
+
+grpc::Status Authenticate(const grpc::ServerContextBase& context,
+                          storage::Store& store,
+                          storage::PlayerRecord* player) {
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  auto found = store.FindPlayerByTokenHash(HashToken(token));
   if (absl::IsNotFound(found.status())) {
     return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
                  "the bearer token belongs to no player");
@@ -81,10 +118,6 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
   return grpc::Status::OK;
 }
 
-}  // namespace mancala::services
-
-namespace mancala::services {
-
 grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
                                   storage::Store& store,
                                   storage::PlayerRecord* player) {
@@ -93,6 +126,15 @@ grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
     return grpc::Status::OK;
   }
   return Authenticate(context, store, player);
+}
+
+grpc::Status Admit(const grpc::ServerContextBase& context,
+                   storage::Store& store,
+                   const google::protobuf::Message& request, Caller who,
+                   storage::PlayerRecord* caller) {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  return who == Caller::kPlayer ? Authenticate(context, store, caller)
+                                : AuthenticateOptional(context, store, caller);
 }
 
 }  // namespace mancala::services

@@ -7,9 +7,12 @@
 #ifndef MANCALA_SERVICES_AUTH_H_
 #define MANCALA_SERVICES_AUTH_H_
 
+#include <google/protobuf/message.h>
 #include <grpcpp/grpcpp.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "storage/store.h"
 
@@ -22,8 +25,22 @@ std::string NewId();
 // A new invite code: 8 characters from an alphabet without look-alikes
 // (no 0/O, 1/I/L), easy to read aloud.
 std::string NewInviteCode();
+// The invite code a person typed, as stored: letters upper-cased, spaces
+// and hyphens dropped; nullopt if a character is one no code has.
+std::optional<std::string> NormalizeInviteCode(std::string_view typed);
 // Hex SHA-256 of `token`.
 std::string HashToken(const std::string& token);
+
+// Authorization, one rule for every RPC (mancala.v1.MatchService's
+// comment): `authorization: <scheme> <token>` with the scheme "Bearer" in
+// any letter case. Calls that act for a player use Authenticate; every
+// other call uses AuthenticateOptional, so a present but bad token is
+// UNAUTHENTICATED everywhere.
+
+// The token of `authorization: Bearer <token>`: UNAUTHENTICATED
+// (MISSING_TOKEN, MALFORMED_TOKEN) otherwise.
+grpc::Status BearerToken(const grpc::ServerContextBase& context,
+                         std::string* token);
 
 // The player whose token the call carries. UNAUTHENTICATED when the
 // authorization metadata is missing, malformed or names no player;
@@ -36,6 +53,20 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
 grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
                                   storage::Store& store,
                                   storage::PlayerRecord* player);
+
+// What a call needs of its caller.
+enum class Caller {
+  kAnyone,  // Public: no token needed, a present one must be valid.
+  kPlayer,  // Acts for a player: a valid token is needed.
+};
+
+// The checks every player-facing RPC makes first, in this order: the
+// request's field limits (field_limits.h), then the token as `who` says.
+// `caller` is the player, or empty for an anonymous public call.
+grpc::Status Admit(const grpc::ServerContextBase& context,
+                   storage::Store& store,
+                   const google::protobuf::Message& request, Caller who,
+                   storage::PlayerRecord* caller);
 
 }  // namespace mancala::services
 

@@ -5,8 +5,10 @@
 #include <limits>
 
 #include "ratings/glicko2.h"
+#include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/page_token.h"
 
 namespace mancala::services {
@@ -26,16 +28,30 @@ grpc::Status ParseRatingName(const std::string& name, std::string* player,
   const size_t mid = name.find(kRatings);
   if (name.compare(0, kPlayers.size(), kPlayers) != 0 ||
       mid == std::string::npos || mid <= kPlayers.size()) {
-    return Invalid("name must be 'players/{player_id}/ratings/{game}', got '" +
-                   name + "'");
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
+                 "name must be 'players/{player_id}/ratings/{game}', got " +
+                     Quote(name));
   }
   *player = name.substr(kPlayers.size(), mid - kPlayers.size());
   *game = name.substr(mid + kRatings.size());
   if (GameFromName(*game) == v1::GAME_UNSPECIFIED) {
-    return Invalid("game in '" + name +
-                   "' must be kalah, oware, congkak or mancala_basic");
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
+                 "the game in a rating name must be kalah, oware, congkak or "
+                 "mancala_basic, got " +
+                     Quote(*game));
   }
   return grpc::Status::OK;
+}
+
+// NOT_FOUND (PLAYER_NOT_FOUND) unless the player exists: GetRating and
+// GetRatingHistory answer alike for unknown players.
+grpc::Status KnownPlayer(storage::Store& store, const std::string& id) {
+  auto known = store.GetPlayer(id);
+  if (absl::IsNotFound(known.status())) {
+    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                 "no player named " + Quote("players/" + id));
+  }
+  return known.ok() ? grpc::Status::OK : FromStorage(known.status());
 }
 
 void RatingToProto(const storage::RatingRecord& r, v1::Rating* out) {
@@ -75,20 +91,21 @@ void RatingChangeToProto(const storage::RatingChange& c,
   *out->mutable_rate_time() = TimeUtil::MillisecondsToTimestamp(c.rated_at_ms);
 }
 
-grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext*,
+grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* context,
                                           const v1::GetRatingRequest* request,
                                           v1::Rating* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::string player, game;
   if (grpc::Status s = ParseRatingName(request->name(), &player, &game);
       !s.ok()) {
     return s;
   }
-  auto known = store_.GetPlayer(player);
-  if (absl::IsNotFound(known.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                 "no player named players/" + player);
-  }
-  if (!known.ok()) return FromStorage(known.status());
+  if (grpc::Status s = KnownPlayer(store_, player); !s.ok()) return s;
   auto found = store_.GetRatings(game, {player});
   if (!found.ok()) return FromStorage(found.status());
   storage::RatingRecord r;
@@ -105,8 +122,14 @@ grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext*,
 }
 
 grpc::Status RatingServiceImpl::ListLeaderboard(
-    grpc::ServerContext*, const v1::ListLeaderboardRequest* request,
+    grpc::ServerContext* context, const v1::ListLeaderboardRequest* request,
     v1::ListLeaderboardResponse* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::optional<std::string> game = GameName(request->game());
   if (!game.has_value()) {
     return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
@@ -145,13 +168,20 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
 }
 
 grpc::Status RatingServiceImpl::GetRatingHistory(
-    grpc::ServerContext*, const v1::GetRatingHistoryRequest* request,
+    grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
     v1::GetRatingHistoryResponse* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::string player, game;
   if (grpc::Status s = ParseRatingName(request->name(), &player, &game);
       !s.ok()) {
     return s;
   }
+  if (grpc::Status s = KnownPlayer(store_, player); !s.ok()) return s;
   std::optional<int> size = PageSize(request->page_size(), 50, 500);
   if (!size.has_value()) return Invalid("page_size must be >= 0");
   std::optional<storage::Cursor> after;

@@ -1,0 +1,46 @@
+"""Runs the Python client tests against a real mancalad, then checks that
+the run, together with the C++ tests named below, reached every error
+reason the API documents (mancala.v1.ErrorReason).
+
+Usage: run.py MANCALAD PYTHON_STUBS_DIR
+"""
+
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Reasons reached by a C++ service test rather than from Python, with the
+# test that reaches each.
+REACHED_IN_CPP = {
+}
+
+
+def main():
+    os.environ["MANCALAD"] = sys.argv[1]
+    sys.path.insert(0, sys.argv[2])
+    sys.path.insert(0, HERE)
+    import harness
+    from mancala.v1 import error_reason_pb2
+
+    suite = unittest.defaultTestLoader.discover(HERE, pattern="*_test.py")
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    if not result.wasSuccessful():
+        return 1
+    documented = {v.name for v in error_reason_pb2.ErrorReason.DESCRIPTOR.values
+                  if v.number != 0}
+    unreached = documented - harness.REACHED - set(REACHED_IN_CPP)
+    print("Error reasons reached from Python: %d of %d documented; in C++ "
+          "tests: %s" % (len(harness.REACHED & documented), len(documented),
+                         ", ".join(sorted(REACHED_IN_CPP)) or "none"))
+    unknown = harness.REACHED - documented
+    if unreached or unknown:
+        print("FAIL: documented but never reached: %s; reached but not "
+              "documented: %s" % (sorted(unreached), sorted(unknown)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
