@@ -8,44 +8,12 @@
 #include "services/errors.h"
 #include "services/field_limits.h"
 #include "services/page_token.h"
-#include "services/rating_service.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-using storage::MatchStatus;
-
-grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
-}
-
-grpc::Status BadToken() {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
-               "page_token does not belong to this listing");
-}
-
-std::optional<MatchStatus> StatusFilter(v1::Match::State s, bool* bad) {
-  *bad = false;
-  switch (s) {
-    case v1::Match::STATE_UNSPECIFIED:
-      return std::nullopt;
-    case v1::Match::WAITING:
-      return MatchStatus::kWaiting;
-    case v1::Match::IN_PROGRESS:
-      return MatchStatus::kInProgress;
-    case v1::Match::FINISHED:
-      return MatchStatus::kFinished;
-    case v1::Match::CANCELLED:
-      return MatchStatus::kCancelled;
-    case v1::Match::ABORTED:
-      return MatchStatus::kAborted;
-    default:
-      *bad = true;
-      return std::nullopt;
-  }
-}
 
 int64_t Ms(const google::protobuf::Timestamp& t) {
   return TimeUtil::TimestampToMilliseconds(t);
@@ -85,16 +53,19 @@ grpc::Status AdminServiceImpl::ListMatches(
   storage::MatchFilter f;
   if (!request->player().empty()) {
     f.player_id = PlayerIdFromName(request->player());
-    if (f.player_id.empty()) return Invalid("player must be 'players/{id}'");
+    if (f.player_id.empty()) {
+      return InvalidName("player must be 'players/{player_id}'",
+                         request->player());
+    }
   }
   if (request->game() != v1::GAME_UNSPECIFIED) {
     std::optional<std::string> game = GameName(request->game());
     if (!game.has_value()) return Invalid("unknown game");
     f.game = *game;
   }
-  bool bad = false;
-  f.status = StatusFilter(request->state(), &bad);
-  if (bad) return Invalid("unknown state");
+  if (!StatusFromProto(request->state(), &f.status)) {
+    return Invalid("unknown state");
+  }
   switch (request->ranking()) {
     case v1::ListMatchesRequest::RANKING_UNSPECIFIED:
       break;
@@ -114,8 +85,11 @@ grpc::Status AdminServiceImpl::ListMatches(
   if (request->has_end_time_from())
     f.ended_from_ms = Ms(request->end_time_from());
   if (request->has_end_time_to()) f.ended_to_ms = Ms(request->end_time_to());
-  std::optional<int> size = PageSize(request->page_size(), 50, 500);
-  if (!size.has_value()) return Invalid("page_size must be >= 0");
+  int size = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
+      !s.ok()) {
+    return s;
+  }
   // The token is bound to the filters it was made for.
   v1::ListMatchesRequest scope_msg = *request;
   scope_msg.clear_page_size();
@@ -123,18 +97,18 @@ grpc::Status AdminServiceImpl::ListMatches(
   const std::string scope = scope_msg.SerializeAsString();
   std::optional<storage::Cursor> after;
   if (!request->page_token().empty()) {
-    auto fields = DecodePageToken(request->page_token(), "matches", scope);
-    if (!fields.has_value() || fields->size() != 2) return BadToken();
-    try {
-      after = storage::Cursor{std::stoll((*fields)[0]), (*fields)[1]};
-    } catch (const std::exception&) {
-      return BadToken();
+    storage::Cursor cursor;
+    if (grpc::Status s = ReadCursorToken(request->page_token(), "matches",
+                                         scope, &cursor.time_ms, &cursor.id);
+        !s.ok()) {
+      return s;
     }
+    after = cursor;
   }
-  auto rows = store_.ListMatches(f, after, *size + 1);
+  auto rows = store_.ListMatches(f, after, size + 1);
   if (!rows.ok()) return FromStorage(rows.status());
-  const bool more = static_cast<int>(rows->size()) > *size;
-  if (more) rows->resize(*size);
+  const bool more = static_cast<int>(rows->size()) > size;
+  if (more) rows->resize(size);
   for (const storage::MatchRecord& r : *rows) {
     if (grpc::Status s = matches_.Get(r.id, "", response->add_matches());
         !s.ok()) {
@@ -174,7 +148,7 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
   auto changes = store_.ListMatchRatingChanges(id);
   if (!changes.ok()) return FromStorage(changes.status());
   for (const storage::RatingChange& c : *changes) {
-    RatingChangeToProto(c, response->add_rating_changes());
+    ToProto(c, response->add_rating_changes());
   }
   auto record = store_.GetMatch(id);
   if (!record.ok()) return FromStorage(record.status());
@@ -189,13 +163,12 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  if (request->reason().empty()) return Invalid("reason is required");
-  if (request->reason().size() > 1000 || request->actor().size() > 100) {
-    return Invalid("reason (1000) or actor (100) is too long");
-  }
+  // The lengths were checked by CheckAdmin (field limits).
+  const std::string reason = Trim(request->reason());
+  if (reason.empty()) return Invalid("reason is required (not blank)");
   int recomputed = 0;
   if (grpc::Status s =
-          matches_.VoidMatch(id, request->reason(), request->actor(),
+          matches_.VoidMatch(id, reason, Trim(request->actor()),
                              response->mutable_match(), &recomputed);
       !s.ok()) {
     return s;
@@ -208,30 +181,27 @@ grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
   if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
-  std::optional<int> size = PageSize(request->page_size(), 50, 500);
-  if (!size.has_value()) return Invalid("page_size must be >= 0");
+  int size = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
+      !s.ok()) {
+    return s;
+  }
   int64_t before = std::numeric_limits<int64_t>::max();
   if (!request->page_token().empty()) {
-    auto f = DecodePageToken(request->page_token(), "audit", "");
-    if (!f.has_value() || f->size() != 1) return BadToken();
-    try {
-      before = std::stoll((*f)[0]);
-    } catch (const std::exception&) {
-      return BadToken();
+    std::vector<std::string> f;
+    if (grpc::Status s =
+            ReadPageToken(request->page_token(), "audit", "", 1, &f);
+        !s.ok()) {
+      return s;
     }
+    if (!TokenInt(f[0], &before)) return InvalidPageToken();
   }
-  auto rows = store_.ListAuditLog(before, *size + 1);
+  auto rows = store_.ListAuditLog(before, size + 1);
   if (!rows.ok()) return FromStorage(rows.status());
-  const bool more = static_cast<int>(rows->size()) > *size;
-  if (more) rows->resize(*size);
+  const bool more = static_cast<int>(rows->size()) > size;
+  if (more) rows->resize(size);
   for (const storage::AuditRecord& a : *rows) {
-    v1::AuditEntry* e = response->add_entries();
-    e->set_id(a.id);
-    *e->mutable_time() = TimeUtil::MillisecondsToTimestamp(a.at_ms);
-    e->set_actor(a.actor);
-    e->set_action(a.action);
-    e->set_target(a.target);
-    e->set_reason(a.reason);
+    ToProto(a, response->add_entries());
   }
   if (more) {
     response->set_next_page_token(

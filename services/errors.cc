@@ -19,11 +19,19 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
   return grpc::Status(code, message, details.SerializeAsString());
 }
 
+grpc::Status Invalid(const std::string& message) {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
+}
+
+grpc::Status InvalidPageToken() {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
+               "page_token does not belong to this listing");
+}
+
 grpc::Status FromStorage(const absl::Status& status) {
-  if (absl::IsNotFound(status)) {
-    return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",
-                 std::string(status.message()));
-  }
+  // Callers that expect NOT_FOUND (an unknown match or player) check for it
+  // first and answer with their own reason; a record missing anywhere else
+  // is a storage fault like any other.
   if (absl::IsAborted(status)) {
     return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
                  std::string(status.message()));

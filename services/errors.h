@@ -24,9 +24,19 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
                    const std::string& message,
                    const std::map<std::string, std::string>& metadata = {});
 
-// A storage failure as the client should see it: NOT_FOUND and ABORTED keep
-// their code; anything else is UNAVAILABLE (reason STORAGE), since the
-// request may succeed later.
+// INVALID_ARGUMENT (reason INVALID_ARGUMENT): a request field is malformed;
+// `message` names the field and what it must be.
+grpc::Status Invalid(const std::string& message);
+
+// INVALID_ARGUMENT (reason INVALID_PAGE_TOKEN): a page_token that this
+// listing did not hand out (page_token.h).
+grpc::Status InvalidPageToken();
+
+// A storage failure as the client should see it: ABORTED (another writer
+// moved the match on) is ABORTED (reason STALE_PLY); anything else, an
+// unexpected NOT_FOUND included, is UNAVAILABLE (reason STORAGE), since the
+// request may succeed later. Reasons: mancala.v1.ErrorReason
+// (proto/mancala/v1/error_reason.proto), the complete list.
 grpc::Status FromStorage(const absl::Status& status);
 
 // The ErrorInfo reason of `status`, or "" if it has none (for tests and

@@ -2,11 +2,12 @@
 //
 // proto/mancala/v1/field_limits.proto puts `max_chars` and `max_entries` on
 // request fields; CheckFieldLimits() walks a request (nested messages and
-// maps included) and refuses, before any other check, a string that is not
-// valid UTF-8 (INVALID_UTF8) or longer than its limit in Unicode code
-// points, or a repeated/map field with too many entries (FIELD_TOO_LONG,
-// metadata "field" = the path, e.g. "seats[1].player"). Every RPC calls it
-// first, so no later check ever handles unbounded input.
+// maps included) and refuses, before any other check, a string longer than
+// its limit in Unicode code points, or a repeated/map field with too many
+// entries (FIELD_TOO_LONG, metadata "field" = the path, e.g.
+// "seats[1].player"). Every RPC calls it first, so no later check ever
+// handles unbounded input. Strings are valid UTF-8 by then: protobuf does
+// not parse a request otherwise (unparsed_request.h).
 //
 // Text helpers for the checks that follow: Trim() drops Unicode White_Space
 // at both ends; Quote() is what an error message may show of client input

@@ -16,18 +16,6 @@ using storage::SeatRecord;
 
 namespace {
 
-grpc::Status ParseMatchRules(const std::string& game,
-                             const engine::OptionMap& options, int seats,
-                             engine::Rules* rules) {
-  auto parsed = engine::ParseRules(game, options, seats);
-  if (auto* err = std::get_if<engine::RulesError>(&parsed)) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                 err->message);
-  }
-  *rules = std::get<engine::Rules>(parsed);
-  return grpc::Status::OK;
-}
-
 // OUT_OF_RANGE for a position after the match's ply: plies only grow, so
 // the same request may succeed later (WatchMatch, ListMoves).
 grpc::Status PlyAhead(int64_t after_ply, int64_t ply) {
@@ -114,15 +102,12 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + MatchName(id));
+                 "no match named " + Quote(MatchName(id)));
   }
   if (!record.ok()) return FromStorage(record.status());
-  engine::Rules rules;
-  if (grpc::Status s = ParseMatchRules(record->game, record->options,
-                                       record->seats.size(), &rules);
-      !s.ok()) {
-    return s;
-  }
+  MatchShape shape;
+  if (grpc::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
+  const engine::Rules& rules = shape.rules;
   auto live =
       std::make_shared<Live>(*record, engine::State(rules, record->first_seat));
   // The engine is deterministic: replaying the stored moves rebuilds exactly
@@ -171,35 +156,33 @@ void LiveMatches::StartClock(Live& live) {
       live.record.turn_limit_s > 0 ? now + live.record.turn_limit_s * 1000 : 0;
 }
 
-grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
-  engine::Rules rules;
-  if (grpc::Status s = ParseMatchRules(request.game, request.options,
-                                       request.seats.size(), &rules);
-      !s.ok()) {
-    return s;
-  }
+absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
   storage::MatchRecord record;
   record.id = NewId();
-  record.game = request.game;
-  record.options = rules.Options();
-  record.options.erase("rotate_first_player");  // A match setting here.
+  record.game = request.shape.game;
+  record.options = request.shape.options;
   record.seats = request.seats;
   record.first_seat = request.first_seat;
   record.created_by = request.creator_id;
   record.created_at_ms = record.updated_at_ms = clock_.NowMs();
   record.ranked = request.ranked;
-  record.turn_limit_s = request.turn_limit_s;
-  record.rotate_first_player = request.rotate_first_player;
+  record.turn_limit_s = request.shape.turn_limit_s;
+  record.rotate_first_player = request.shape.rotate_first_player;
+  record.rematch_of = request.rematch_of;
   bool open = false;
   for (const SeatRecord& s : record.seats)
     open |= s.kind == SeatRecord::Kind::kOpen;
   record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
   if (open) record.invite_code = NewInviteCode();
-  if (absl::Status s = store_.CreateMatch(record); !s.ok()) {
-    return FromStorage(s);
-  }
+  *id = record.id;
+  return store_.CreateMatch(record);
+}
+
+grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
+  std::string id;
+  if (absl::Status s = Insert(request, &id); !s.ok()) return FromStorage(s);
   LivePtr live;
-  if (grpc::Status s = Find(record.id, &live); !s.ok()) return s;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     std::lock_guard lock(live->mu);
@@ -353,45 +336,24 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
                    MatchName(id) + " is not finished");
     }
     existing = rec.rematch_id;
+    // Rechecked: a rematch is played under today's rules of shape.
+    if (grpc::Status s = ShapeFromRecord(rec, &again.shape); !s.ok()) return s;
     again.creator_id = player_id;
-    again.game = rec.game;
-    again.options = rec.options;
     again.seats = rec.seats;
     const int n = static_cast<int>(rec.seats.size());
     // MB.4: the first player of game k+1 is the next after game k's.
     again.first_seat =
         rec.rotate_first_player ? (rec.first_seat + 1) % n : rec.first_seat;
     again.ranked = rec.ranked;
-    again.turn_limit_s = rec.turn_limit_s;
-    again.rotate_first_player = rec.rotate_first_player;
+    again.rematch_of = id;
   }
   if (existing.empty()) {
-    engine::Rules rules;
-    if (grpc::Status s = ParseMatchRules(again.game, again.options,
-                                         again.seats.size(), &rules);
-        !s.ok()) {
-      return s;
-    }
-    storage::MatchRecord record;
-    record.id = NewId();
-    record.game = again.game;
-    record.options = again.options;
-    record.seats = again.seats;
-    record.first_seat = again.first_seat;
-    record.created_by = player_id;
-    record.created_at_ms = record.updated_at_ms = clock_.NowMs();
-    record.ranked = again.ranked;
-    record.turn_limit_s = again.turn_limit_s;
-    record.rotate_first_player = again.rotate_first_player;
-    record.rematch_of = id;
-    absl::Status s = store_.CreateMatch(record);
-    if (s.ok()) {
-      existing = record.id;
-    } else if (absl::IsAlreadyExists(s)) {
+    absl::Status s = Insert(again, &existing);
+    if (absl::IsAlreadyExists(s)) {
       auto original = store_.GetMatch(id);  // Someone else was first.
       if (!original.ok()) return FromStorage(original.status());
       existing = original->rematch_id;
-    } else {
+    } else if (!s.ok()) {
       return FromStorage(s);
     }
     std::lock_guard lock(live->mu);
@@ -426,7 +388,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   if (!rows.ok()) return FromStorage(rows.status());
   out->clear();
   for (const storage::MoveRow& row : *rows) {
-    MoveToProto(row, &out->emplace_back());
+    ToProto(row, &out->emplace_back());
   }
   return grpc::Status::OK;
 }
@@ -448,7 +410,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
-      MoveToProto(row, e.mutable_move());
+      ToProto(row, e.mutable_move());
       sink->Push(e);
     }
   }

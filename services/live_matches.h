@@ -39,6 +39,7 @@
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
+#include "services/match_shape.h"
 #include "services/watch_stream.h"
 #include "storage/store.h"
 
@@ -49,16 +50,14 @@ struct LiveMatchesOptions {
   int standin_level = 2;      // CPU level that plays for absent players.
 };
 
-// A request to create a match, already checked for shape by the service.
+// A match to create, its shape checked (match_shape.h) by the caller.
 struct NewMatch {
   std::string creator_id;
-  std::string game;           // Engine wire name.
-  engine::OptionMap options;  // Without rotate_first_player.
-  std::vector<storage::SeatRecord> seats;
+  MatchShape shape;
+  std::vector<storage::SeatRecord> seats;  // shape.seats of them.
   int first_seat = 0;
   bool ranked = false;
-  int turn_limit_s = 0;
-  bool rotate_first_player = true;
+  std::string rematch_of;  // Id of the match this is a rematch of, if any.
 };
 
 // A turn the computer must play.
@@ -147,6 +146,8 @@ class LiveMatches {
   using LivePtr = std::shared_ptr<Live>;
 
   grpc::Status Find(const std::string& id, LivePtr* out);
+  // Stores a new match made from `request`; its id in `*id`.
+  absl::Status Insert(const NewMatch& request, std::string* id);
   grpc::Status Load(const std::string& id, LivePtr* out);
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
   // `seat`, tells the watchers, and fills `reply` (may be null). Requires

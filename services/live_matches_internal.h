@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "services/convert.h"
 #include "services/errors.h"
 #include "services/live_matches.h"
+#include "services/resource_names.h"
 #include "services/turn_policy.h"
 
 namespace mancala::services {
@@ -54,11 +56,6 @@ struct LiveMatches::Live {
     cpu_queued_ply = -1;
   }
 };
-
-inline std::string MatchName(const std::string& id) { return "matches/" + id; }
-
-// A stored move as the mancala.v1.Move resource (match_play.cc).
-void MoveToProto(const storage::MoveRow& row, v1::Move* out);
 
 }  // namespace mancala::services
 

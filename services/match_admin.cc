@@ -3,6 +3,7 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include "services/convert.h"
+#include "services/field_limits.h"
 #include "services/live_matches_internal.h"
 #include "services/rating_book.h"
 
@@ -81,7 +82,7 @@ grpc::Status LiveMatches::Verify(const std::string& id,
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + MatchName(id));
+                 "no match named " + Quote(MatchName(id)));
   }
   if (!record.ok()) return FromStorage(record.status());
   out->Clear();

@@ -3,6 +3,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
+#include "services/field_limits.h"
 #include "services/live_matches_internal.h"
 #include "services/rating_book.h"
 
@@ -35,14 +36,20 @@ grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
                        std::string(engine::MoveErrorMessage(error)) +
                        "); legal pits: " + list,
                    md);
-    case engine::MoveError::kGameOver:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-                   "the match is over");
     case engine::MoveError::kNotActive:
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
                    "your seat is no longer in play (finished or resigned)");
+    case engine::MoveError::kGameOver:
+      break;
   }
-  return Error(grpc::StatusCode::INTERNAL, "INTERNAL", "unknown move error");
+  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
+               "the match is over");
+}
+
+// Request ids are scoped to (match, player): the store keys them per match,
+// so the player's id goes in front.
+std::string RequestKey(const SubmitMove& move) {
+  return move.request_id.empty() ? "" : move.player_id + "/" + move.request_id;
 }
 
 grpc::Status NotStarted(const storage::MatchRecord& rec) {
@@ -56,16 +63,6 @@ grpc::Status NotStarted(const storage::MatchRecord& rec) {
 }
 
 }  // namespace
-
-void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
-  out->set_ply(row.ply);
-  out->set_seat(row.seat);
-  out->set_pit(row.pit);
-  out->set_by_cpu(row.by_cpu);
-  out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
-  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
-}
 
 grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                                v1::SubmitMoveResponse* out) {
@@ -87,13 +84,15 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     if (!move.request_id.empty()) {
       // A repeat of a request gets the first answer, whatever happened
       // since; the move is never applied twice.
-      auto first = store_.FindMoveByRequestId(id, move.request_id);
+      auto first = store_.FindMoveByRequestId(id, RequestKey(move));
       if (first.ok()) {
-        if (!live->HoldsSeat(move.player_id, first->seat) ||
-            !out->ParseFromString(first->reply)) {
-          return Error(
-              grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-              "request_id '" + move.request_id + "' was used for another move");
+        if (first->pit != move.pit) {
+          return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
+                       "request_id " + Quote(move.request_id) +
+                           " was used for pit " + std::to_string(first->pit));
+        }
+        if (!out->ParseFromString(first->reply)) {
+          return FromStorage(absl::DataLossError("stored reply unreadable"));
         }
         return grpc::Status::OK;
       }
@@ -105,7 +104,9 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     const int pits = state.rules().pits;
     if (move.pit < 0 || move.pit >= pits) {
       return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
-                             {});
+                             rec.status == MatchStatus::kInProgress
+                                 ? state.LegalMoves()
+                                 : std::vector<int>{});
     }
     if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
     if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
@@ -123,7 +124,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     }
     if (grpc::Status s =
             Record(*live, seat, move.pit, v1::Move::CPU_REASON_UNSPECIFIED,
-                   move.request_id, out);
+                   RequestKey(move), out);
         !s.ok()) {
       return s;
     }
@@ -255,7 +256,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
                          ? row.played_at_ms + live.record.turn_limit_s * 1000
                          : 0;
-  MoveToProto(row, &move);
+  ToProto(row, &move);
   Snapshot(live, answer.mutable_match());
   row.reply = request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {

@@ -1,57 +1,25 @@
 #include "services/match_service.h"
 
-#include <charconv>
 #include <set>
 
 #include "engine/cpu/cpu_player.h"
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
+#include "services/page_token.h"
 #include "services/player_service.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
-namespace {
-
 using storage::SeatRecord;
 
-grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
-}
-
-// Page tokens are the next ply, in decimal: opaque to clients by contract.
-grpc::Status ParsePageToken(const std::string& token, int64_t* from_ply) {
-  *from_ply = 1;
-  if (token.empty()) return grpc::Status::OK;
-  int64_t value = 0;
-  auto [end, ec] =
-      std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size() || value < 1) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
-                 "page_token was not returned by ListMoves");
-  }
-  *from_ply = value;
-  return grpc::Status::OK;
-}
-
-// Reads an on/off option value as RULES.md section 2 spells them.
-bool ParseSwitch(const std::string& value, bool* out) {
-  if (value == "on" || value == "true") {
-    *out = true;
-  } else if (value == "off" || value == "false") {
-    *out = false;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 grpc::Status MatchServiceImpl::CallerAndMatch(
-    const grpc::ServerContext& context, const std::string& name,
-    const char* field, storage::PlayerRecord* caller, std::string* id) {
-  if (grpc::Status s = Authenticate(context, store_, caller); !s.ok()) {
+    const grpc::ServerContextBase& context,
+    const google::protobuf::Message& request, Caller who,
+    const std::string& name, const char* field, storage::PlayerRecord* caller,
+    std::string* id) {
+  if (grpc::Status s = Admit(context, store_, request, who, caller); !s.ok()) {
     return s;
   }
   return MatchIdFromName(name, field, id);
@@ -61,36 +29,20 @@ grpc::Status MatchServiceImpl::CreateMatch(
     grpc::ServerContext* context, const v1::CreateMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kPlayer, &caller);
+      !s.ok()) {
     return s;
   }
   NewMatch match;
   match.creator_id = caller.id;
-  std::optional<std::string> game = GameName(request->game());
-  if (!game.has_value()) {
-    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
-  }
-  match.game = *game;
-  match.options.insert(request->options().begin(), request->options().end());
-  // rotate_first_player is a series setting (RULES.md MB.4) that the
-  // service keeps for every game; the rules never see it.
-  if (auto it = match.options.find("rotate_first_player");
-      it != match.options.end()) {
-    if (!ParseSwitch(it->second, &match.rotate_first_player)) {
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                   "option \"rotate_first_player\" must be one of on, off "
-                   "(got \"" +
-                       it->second + "\")");
-    }
-    match.options.erase(it);
-  }
-  const int max_seats = request->game() == v1::MANCALA_BASIC ? 4 : 2;
   const int seats = request->seats_size();
-  if (seats < 2 || seats > max_seats) {
-    return Invalid(
-        *game + " takes " +
-        (max_seats == 2 ? std::string("exactly 2") : std::string("2 to 4")) +
-        " seats, got " + std::to_string(seats));
+  if (grpc::Status s = ShapeFromRequest(
+          request->game(), seats, "seats",
+          {request->options().begin(), request->options().end()},
+          request->turn_time_limit_seconds(), &match.shape);
+      !s.ok()) {
+    return s;
   }
   match.ranked = request->ranked();
   bool caller_seated = false;
@@ -104,25 +56,33 @@ grpc::Status MatchServiceImpl::CreateMatch(
         record.kind = SeatRecord::Kind::kPlayer;
         record.player_id = PlayerIdFromName(seat.player());
         if (record.player_id.empty()) {
-          return Invalid(where + ".player must be 'players/{player_id}'");
+          return InvalidName(where + ".player must be 'players/{player_id}'",
+                             seat.player());
         }
         if (record.player_id != caller.id) {
           auto invited = store_.GetPlayer(record.player_id);
           if (absl::IsNotFound(invited.status())) {
             return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                         where + ": no player named " + seat.player());
+                         where + ": no player named " + Quote(seat.player()));
           }
           if (!invited.ok()) return FromStorage(invited.status());
         }
         caller_seated |= record.player_id == caller.id;
         if (!seated.insert(record.player_id).second && match.ranked) {
-          return Invalid(where + ": " + seat.player() +
+          return Invalid(where + ": " + Quote(seat.player()) +
                          " already holds a seat; nobody holds two seats in a "
                          "ranked match");
         }
         break;
       }
       case v1::Seat::CPU:
+        if (match.ranked) {
+          // FindMatch refuses the same: a ranked match with a CPU seat
+          // could never be rated (RATINGS.md "What is rated").
+          return Invalid(where +
+                         " is a CPU seat; a ranked match has only "
+                         "players (ask for a casual match)");
+        }
         record.kind = SeatRecord::Kind::kCpu;
         record.cpu_level =
             seat.cpu_level() == 0 ? engine::kDefaultCpuLevel : seat.cpu_level();
@@ -147,12 +107,6 @@ grpc::Status MatchServiceImpl::CreateMatch(
     return Invalid("first_seat must be 0.." + std::to_string(seats - 1));
   }
   match.first_seat = request->first_seat();
-  const int limit = request->turn_time_limit_seconds();
-  if (limit != 0 && limit != 30 && limit != 60) {
-    return Invalid("turn_time_limit_seconds must be 0 (none), 30 or 60, got " +
-                   std::to_string(limit));
-  }
-  match.turn_limit_s = limit;
   return matches_.Create(match, response);
 }
 
@@ -160,12 +114,10 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
                                         const v1::GetMatchRequest* request,
                                         v1::Match* response) {
   storage::PlayerRecord viewer;
-  if (grpc::Status s = AuthenticateOptional(*context, store_, &viewer);
-      !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kAnyone,
+                                      request->name(), "name", &viewer, &id);
+      !s.ok()) {
     return s;
   }
   return matches_.Get(id, viewer.id, response);
@@ -176,13 +128,14 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
                                           v1::SubmitMoveResponse* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
-  if (request->request_id().size() > 64) {
-    return Invalid("request_id must be at most 64 bytes");
+  if (request->has_expected_ply() && request->expected_ply() < 0) {
+    return Invalid("expected_ply must be >= 0, got " +
+                   std::to_string(request->expected_ply()));
   }
   services::SubmitMove move;
   move.player_id = caller.id;
@@ -197,29 +150,47 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
                                       v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
   return matches_.Resign(id, caller.id, response);
 }
 
-grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
+grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
                                          const v1::ListMovesRequest* request,
                                          v1::ListMovesResponse* response) {
+  storage::PlayerRecord viewer;
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->parent(), "parent", &id);
+  if (grpc::Status s =
+          CallerAndMatch(*context, *request, Caller::kAnyone, request->parent(),
+                         "parent", &viewer, &id);
       !s.ok()) {
     return s;
   }
-  if (request->page_size() < 0) return Invalid("page_size must be >= 0");
-  const int limit =
-      request->page_size() == 0 ? 100 : std::min(request->page_size(), 1000);
-  int64_t from_ply = 1;
-  if (grpc::Status s = ParsePageToken(request->page_token(), &from_ply);
+  if (request->after_ply() < 0) {
+    return Invalid("after_ply must be >= 0, got " +
+                   std::to_string(request->after_ply()));
+  }
+  if (request->after_ply() != 0 && !request->page_token().empty()) {
+    return Invalid("after_ply must be 0 with a page_token");
+  }
+  int limit = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 100, 1000, &limit);
       !s.ok()) {
     return s;
+  }
+  // The token holds the next ply, bound to this match.
+  int64_t from_ply = request->after_ply() + 1;
+  if (!request->page_token().empty()) {
+    std::vector<std::string> f;
+    if (grpc::Status s =
+            ReadPageToken(request->page_token(), "moves", id, 1, &f);
+        !s.ok()) {
+      return s;
+    }
+    if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
   }
   std::vector<v1::Move> moves;
   bool finished = false;
@@ -234,7 +205,8 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
   // A match in progress always gets a token, so a client can poll with it
   // for moves recorded later; a finished match's last page gets none.
   if (page_full || !finished) {
-    response->set_next_page_token(std::to_string(next));
+    response->set_next_page_token(
+        EncodePageToken("moves", id, {std::to_string(next)}));
   }
   return grpc::Status::OK;
 }
@@ -243,7 +215,9 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
                                          const v1::JoinMatchRequest* request,
                                          v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = Authenticate(*context, store_, &caller); !s.ok()) {
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kPlayer, &caller);
+      !s.ok()) {
     return s;
   }
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
@@ -257,8 +231,8 @@ grpc::Status MatchServiceImpl::CancelMatch(
     v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->name(), "name", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -270,8 +244,8 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
                                        v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -284,10 +258,11 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   auto sink = std::make_shared<WatchSink>();
   std::string id;
   storage::PlayerRecord viewer;
-  grpc::Status status = AuthenticateOptional(*context, store_, &viewer);
-  if (status.ok()) status = MatchIdFromName(request->name(), "name", &id);
+  grpc::Status status = CallerAndMatch(*context, *request, Caller::kAnyone,
+                                       request->name(), "name", &viewer, &id);
   if (status.ok() && request->after_ply() < 0) {
-    status = Invalid("after_ply must be >= 0");
+    status = Invalid("after_ply must be >= 0, got " +
+                     std::to_string(request->after_ply()));
   }
   if (status.ok()) {
     status = matches_.Watch(id, viewer.id, request->after_ply(), sink);

@@ -11,24 +11,6 @@ using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-namespace {
-v1::Match::State StateToProto(MatchStatus s) {
-  switch (s) {
-    case MatchStatus::kWaiting:
-      return v1::Match::WAITING;
-    case MatchStatus::kInProgress:
-      return v1::Match::IN_PROGRESS;
-    case MatchStatus::kFinished:
-      return v1::Match::FINISHED;
-    case MatchStatus::kCancelled:
-      return v1::Match::CANCELLED;
-    case MatchStatus::kAborted:
-      return v1::Match::ABORTED;
-  }
-  return v1::Match::STATE_UNSPECIFIED;
-}
-}  // namespace
-
 void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   const engine::State& state = live.state;
   const storage::MatchRecord& rec = live.record;
@@ -42,25 +24,15 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   // Basic (MB.4) alone; every game shows it as Match.rotate_first_player.
   if (out->game() == v1::MANCALA_BASIC) {
     (*out->mutable_options())["rotate_first_player"] =
-        rec.rotate_first_player ? "on" : "off";
+        std::string(engine::OnOff(rec.rotate_first_player));
   }
   for (size_t i = 0; i < rec.seats.size(); ++i) {
     const SeatRecord& s = rec.seats[i];
     v1::Seat* seat = out->add_seats();
-    switch (s.kind) {
-      case SeatRecord::Kind::kCpu:
-        seat->set_kind(v1::Seat::CPU);
-        seat->set_cpu_level(s.cpu_level);
-        break;
-      case SeatRecord::Kind::kOpen:
-        seat->set_kind(v1::Seat::OPEN);
-        break;
-      case SeatRecord::Kind::kPlayer:
-        seat->set_kind(v1::Seat::PLAYER);
-        seat->set_player("players/" + s.player_id);
-        seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
-        seat->set_cpu_standing_in(live.standing_in[i]);
-        break;
+    ToProto(s, seat);
+    if (s.kind == SeatRecord::Kind::kPlayer) {
+      seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
+      seat->set_cpu_standing_in(live.standing_in[i]);
     }
     seat->set_display_name(live.display_names[i]);
   }
@@ -96,7 +68,7 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   if (rec.status == MatchStatus::kWaiting) {
     out->set_invite_code(rec.invite_code);
   }
-  out->set_creator("players/" + rec.created_by);
+  out->set_creator(PlayerName(rec.created_by));
   out->set_rotate_first_player(rec.rotate_first_player);
   if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));
   out->set_voided(rec.voided);

@@ -14,7 +14,9 @@
 // Matches are created through LiveMatches, so they have everything matches
 // have (clock, presence, CPU stand-in, rating). Time comes from the
 // injected Clock; Tick() widens windows, forms matches and sends each
-// searcher a QueueState at least every `update_every_ms`.
+// searcher a QueueState at once, whenever the number searching in its queue
+// changed (at most every kMinUpdateGapMs) and at least every
+// `update_every_ms`.
 // Thread-safety: all methods from any thread.
 
 #ifndef MANCALA_SERVICES_MATCHMAKER_H_
@@ -41,6 +43,8 @@ struct MatchmakerOptions {
   double window_growth = 10;         // Rating points per second waited.
   int64_t cpu_fallback_ms = 60'000;  // 0 = never offer the CPU.
   int64_t update_every_ms = 5'000;
+  // Least time between two updates to one searcher (at most 4 a second).
+  static constexpr int64_t kMinUpdateGapMs = 250;
   int cpu_level = 2;  // Level of fallback CPU opponents.
 };
 
@@ -72,13 +76,14 @@ class Matchmaker {
     std::string player_id;
     double rating = 0;
     int64_t enqueued_ms = 0;
-    int64_t last_update_ms = 0;
+    int64_t last_update_ms = 0;  // 0: none sent yet (due at once).
+    int last_searching = 0;      // `searching` in the last update.
     bool accept_cpu = false;
     std::shared_ptr<FindSink> sink;
   };
   struct Queue {
-    NewMatch shape;  // Game, options, ranking, limit; no seats.
-    int players = 2;
+    MatchShape shape;  // shape.seats players per match.
+    bool ranked = false;
     std::vector<Entry> entries;  // Arrival order.
   };
   // A match to create: the members (removed from their queue) and shape.
@@ -91,7 +96,7 @@ class Matchmaker {
   // Takes the groups that can play now out of `q`. Requires mu_.
   void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out);
   // Sends QueueStates that are due. Requires mu_.
-  void SendUpdates(Queue& q, int64_t now, bool force);
+  void SendUpdates(Queue& q, int64_t now);
   // Creates the matches and tells the members. Without mu_.
   void Start(std::vector<Formed> formed);
 

@@ -1,25 +1,12 @@
 #include "services/player_service.h"
 
-#include <google/protobuf/util/time_util.h>
-
 #include "services/auth.h"
+#include "services/convert.h"
 #include "services/errors.h"
 #include "services/field_limits.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
-namespace {
-
-void ToProto(const storage::PlayerRecord& p, v1::Player* out) {
-  out->set_name("players/" + p.id);
-  out->set_display_name(p.display_name);
-  out->set_guest(p.guest);
-  *out->mutable_create_time() =
-      google::protobuf::util::TimeUtil::MillisecondsToTimestamp(
-          p.created_at_ms);
-}
-
-}  // namespace
 
 grpc::Status PlayerServiceImpl::CreatePlayer(
     grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
@@ -60,7 +47,7 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           const v1::GetPlayerRequest* request,
                                           v1::Player* response) {
   storage::PlayerRecord me;
-  const bool mine = request->name() == "players/me";
+  const bool mine = request->name() == PlayerName("me");
   if (grpc::Status s = Admit(*context, store_, *request,
                              mine ? Caller::kPlayer : Caller::kAnyone, &me);
       !s.ok()) {
@@ -72,9 +59,7 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
   }
   const std::string id = PlayerIdFromName(request->name());
   if (id.empty()) {
-    return Error(
-        grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-        "name must be 'players/{player_id}', got " + Quote(request->name()));
+    return InvalidName("name must be 'players/{player_id}'", request->name());
   }
   auto player = store_.GetPlayer(id);
   if (absl::IsNotFound(player.status())) {

@@ -16,6 +16,7 @@
 #include "services/matchmaking_service.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
+#include "services/unparsed_request.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::services {
@@ -82,6 +83,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   mm.window_growth = options.rating_window_growth;
   mm.cpu_fallback_ms = options.cpu_fallback.count();
   mm.cpu_level = options.standin_level;
+  mm.update_every_ms = options.queue_update.count();
   impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
                                                   *impl->clock, mm);
   impl->matchmaking_service =
@@ -97,6 +99,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.RegisterService(impl->rating_service.get());
   builder.RegisterService(impl->admin_service.get());
   builder.RegisterService(impl->matchmaking_service.get());
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(UnparsedRequestInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);

@@ -42,6 +42,8 @@ struct ServerOptions {
   double rating_window = 100;        // Rating points.
   double rating_window_growth = 10;  // Rating points per second waited.
   std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
+  // Longest time between two queue updates to a searcher.
+  std::chrono::milliseconds queue_update{5'000};
 };
 
 class Server {

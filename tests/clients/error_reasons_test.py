@@ -15,19 +15,10 @@ from mancala.v1 import (admin_service_pb2 as ad, game_pb2,
                         match_service_pb2 as ms, matchmaking_service_pb2 as mm,
                         player_service_pb2 as ps, rating_service_pb2 as rs)
 
-srv = None
+srv = harness.srv
 ADMIN = auth(harness.ADMIN_TOKEN)
 FP = grpc.StatusCode.FAILED_PRECONDITION
 IA = grpc.StatusCode.INVALID_ARGUMENT
-
-
-def setUpModule():
-    global srv
-    srv = harness.Server()
-
-
-def tearDownModule():
-    srv.close()
 
 
 def move(player, match, pit, **kw):
@@ -326,28 +317,47 @@ class MatchmakingTest(unittest.TestCase):
 
 
 class StorageFaultTest(unittest.TestCase):
-    """STORAGE and REPLAY_FAILED: faults made in the database itself."""
+    """STORAGE, REPLAY_FAILED and BAD_STORED_MATCH: faults made in the
+    database itself, on ended matches (which load on demand)."""
 
-    def test_replay_failed_and_storage(self):
+    def test_faults_in_the_database(self):
         own = harness.Server()
         try:
             a, b = own.new_player("A"), own.new_player("B")
-            m = harness.play(own, harness.create_match(
-                own, a, [harness.seat_of(a), harness.seat_of(b)]), [a, b],
-                plies=2)
+            two = [harness.seat_of(a), harness.seat_of(b)]
+            ended = []
+            for _ in range(2):
+                m = harness.play(own, harness.create_match(own, a, two),
+                                 [a, b], plies=2)
+                ended.append(own.matches.Resign(
+                    ms.ResignRequest(name=m.name), metadata=a.md(),
+                    timeout=harness.DEADLINE_S))
+            ids = [m.name.split("/")[1] for m in ended]
             own.stop()
             with sqlite3.connect(own.db) as db:
                 db.execute("UPDATE moves SET pit = 9 WHERE match_id = ? AND "
-                           "ply = 2", (m.name.split("/")[1],))
+                           "ply = 2", (ids[0],))
+                db.execute("UPDATE matches SET turn_limit_s = 7 WHERE id = ?",
+                           (ids[1],))
             own.start()
             harness.expect_error(self, own.matches.GetMatch,
                                  grpc.StatusCode.DATA_LOSS, "REPLAY_FAILED",
-                                 ms.GetMatchRequest(name=m.name))
-            with sqlite3.connect(own.db) as db:
-                db.execute("DROP TABLE audit_log")
-            harness.expect_error(self, own.admin.ListAuditLog,
-                                 grpc.StatusCode.UNAVAILABLE, "STORAGE",
-                                 ad.ListAuditLogRequest(), metadata=ADMIN)
+                                 ms.GetMatchRequest(name=ended[0].name))
+            harness.expect_error(self, own.matches.GetMatch,
+                                 grpc.StatusCode.DATA_LOSS, "BAD_STORED_MATCH",
+                                 ms.GetMatchRequest(name=ended[1].name))
+            # Another process holds the write lock: the store cannot write
+            # (it does not wait), and says so as UNAVAILABLE.
+            lock = sqlite3.connect(own.db, isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")
+            try:
+                harness.expect_error(self, own.players.CreatePlayer,
+                                     grpc.StatusCode.UNAVAILABLE, "STORAGE",
+                                     ps.CreatePlayerRequest())
+            finally:
+                lock.execute("ROLLBACK")
+                lock.close()
+            own.new_player("after")  # The server did not need a restart.
         finally:
             own.close()
 

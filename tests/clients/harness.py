@@ -104,6 +104,26 @@ class Server:
         return Player(resp.player.name, resp.token, resp.player.display_name)
 
 
+class _Shared:
+    """The server the test modules share, started on first use; run.py
+    closes it."""
+
+    server = None
+
+    def __getattr__(self, name):
+        if _Shared.server is None:
+            _Shared.server = Server()
+        return getattr(_Shared.server, name)
+
+    def close(self):
+        if _Shared.server is not None:
+            _Shared.server.close()
+            _Shared.server = None
+
+
+srv = _Shared()
+
+
 class Player:
     def __init__(self, name, token, display_name):
         self.name = name

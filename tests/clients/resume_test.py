@@ -11,16 +11,7 @@ import harness
 from harness import expect_error
 from mancala.v1 import match_service_pb2 as ms
 
-srv = None
-
-
-def setUpModule():
-    global srv
-    srv = harness.Server()
-
-
-def tearDownModule():
-    srv.close()
+srv = harness.srv
 
 
 class Watch:

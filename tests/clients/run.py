@@ -25,7 +25,10 @@ def main():
     from mancala.v1 import error_reason_pb2
 
     suite = unittest.defaultTestLoader.discover(HERE, pattern="*_test.py")
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    try:
+        result = unittest.TextTestRunner(verbosity=2).run(suite)
+    finally:
+        harness.srv.close()
     if not result.wasSuccessful():
         return 1
     documented = {v.name for v in error_reason_pb2.ErrorReason.DESCRIPTOR.values

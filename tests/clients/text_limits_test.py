@@ -13,16 +13,7 @@ from mancala.v1 import (admin_service_pb2 as ad, field_limits_pb2, game_pb2,
                         match_service_pb2 as ms, matchmaking_service_pb2 as mm,
                         player_service_pb2 as ps, rating_service_pb2 as rs)
 
-srv = None
-
-
-def setUpModule():
-    global srv
-    srv = harness.Server()
-
-
-def tearDownModule():
-    srv.close()
+srv = harness.srv
 
 
 def create_player(name, **kw):

@@ -11,17 +11,8 @@ import harness
 from harness import auth
 from mancala.v1 import admin_service_pb2 as ad, match_service_pb2 as ms
 
-srv = None
+srv = harness.srv
 ADMIN = auth(harness.ADMIN_TOKEN)
-
-
-def setUpModule():
-    global srv
-    srv = harness.Server()
-
-
-def tearDownModule():
-    srv.close()
 
 
 def ts(seconds):

@@ -78,7 +78,7 @@ class LifecycleTest : public ServiceTest {
   grpc::Status Resign(const TestPlayer& p, const std::string& match,
                       v1::Match* out) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     auto ctx = Ctx(p.token);
     return matches_->Resign(ctx.get(), req, out);
   }
@@ -114,9 +114,10 @@ TEST_F(LifecycleTest, InviteCodeFillsTheOpenSeatAndStartsTheMatch) {
   EXPECT_EQ(joined.seats(1).display_name(), "B");
   EXPECT_TRUE(joined.invite_code().empty());
   EXPECT_EQ(joined.to_move(), 0);
-  // The code is spent.
+  // The last open seat is taken: the code still finds the match, full.
   s = Join(c, m.invite_code(), &joined);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ErrorReason(s), "MATCH_FULL");
   EXPECT_TRUE(Move(a, m.name(), 0, &resp).ok());
 }
 
@@ -351,7 +352,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto ctx = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(ctx.get(), req, &m).ok());
   v1::RematchRequest again;
-  again.set_match(m.name());
+  again.set_name(m.name());
   v1::Match r;
   auto c0 = Ctx(b.token);
   EXPECT_EQ(matches_->Rematch(c0.get(), again, &r).error_code(),
@@ -379,7 +380,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto c3 = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(c3.get(), req, &m).ok());
   ASSERT_TRUE(Resign(a, m.name(), &m).ok());
-  again.set_match(m.name());
+  again.set_name(m.name());
   auto c4 = Ctx(a.token);
   ASSERT_TRUE(matches_->Rematch(c4.get(), again, &r).ok());
   EXPECT_EQ(r.first_seat(), 0);
@@ -426,7 +427,7 @@ TEST_F(LifecycleTest, ARepeatedRequestGetsTheFirstAnswerAndAStalePlyIsAborted) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
   v1::Match m = TwoPlayers(a, b);
   v1::SubmitMoveRequest req;
-  req.set_match(m.name());
+  req.set_name(m.name());
   req.set_pit(2);
   req.set_expected_ply(0);
   req.set_request_id("tap-1");

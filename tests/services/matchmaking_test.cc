@@ -80,7 +80,7 @@ class MatchmakingTest : public ServiceTest {
     ASSERT_TRUE(Move(w, m.name(), 0, &resp).ok());
     ASSERT_TRUE(Move(l, m.name(), 0, &resp).ok());
     v1::ResignRequest r;
-    r.set_match(m.name());
+    r.set_name(m.name());
     auto rc = Ctx(l.token);
     ASSERT_TRUE(matches_->Resign(rc.get(), r, &m).ok());
   }

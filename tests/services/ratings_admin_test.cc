@@ -56,7 +56,7 @@ class RatingsTest : public ServiceTest {
   }
   v1::Match ResignOk(const TestPlayer& p, const std::string& match) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     v1::Match out;
     auto ctx = Ctx(p.token);
     grpc::Status s = matches_->Resign(ctx.get(), req, &out);
@@ -129,14 +129,25 @@ TEST_F(RatingsTest, ARankedWinIsRatedWithExactGlicko2Numbers) {
 
 TEST_F(RatingsTest, CasualCpuAndNoShowMatchesAreNotRated) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
-  // Casual.
+  // Casual, and casual against the CPU.
   v1::Match casual = Create({&a, &b}, v1::KALAH, false);
   MoveOk(a, casual.name(), 0);
   MoveOk(b, casual.name(), 0);
   EXPECT_EQ(ResignOk(b, casual.name()).state(), v1::Match::FINISHED);
-  // Ranked against the CPU.
-  v1::Match cpu = Create({&a, nullptr}, v1::KALAH, true);
+  v1::Match cpu = Create({&a, nullptr}, v1::KALAH, false);
   EXPECT_EQ(ResignOk(a, cpu.name()).state(), v1::Match::FINISHED);
+  // Ranked against the CPU is refused: it could never be rated.
+  v1::CreateMatchRequest ranked_cpu;
+  ranked_cpu.set_game(v1::KALAH);
+  ranked_cpu.set_ranked(true);
+  ranked_cpu.add_seats()->set_kind(v1::Seat::PLAYER);
+  ranked_cpu.mutable_seats(0)->set_player(a.name);
+  ranked_cpu.add_seats()->set_kind(v1::Seat::CPU);
+  v1::Match refused;
+  auto ctx = Ctx(a.token);
+  grpc::Status s = matches_->CreateMatch(ctx.get(), ranked_cpu, &refused);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(services::ErrorReason(s), "INVALID_ARGUMENT");
   // Ranked, but B never moves: aborted.
   v1::Match noshow = Create({&a, &b}, v1::KALAH, true);
   MoveOk(a, noshow.name(), 0);
@@ -300,7 +311,7 @@ TEST_F(RatingsTest, MatchHistoryAndVerifyShowTheWholeRecord) {
   auto ctx2 = AdminCtx();
   ASSERT_TRUE(admin_->VerifyMatch(ctx2.get(), v, &vr).ok());
   EXPECT_TRUE(vr.consistent()) << vr.detail();
-  EXPECT_EQ(vr.stored_result().end_reason(), "resignation");
+  EXPECT_EQ(vr.stored_result().end_reason(), v1::RESIGNATION);
 }
 
 TEST_F(RatingsTest, PagingThroughMatchesWhileNewOnesArriveReturnsEachOnce) {
@@ -353,7 +364,7 @@ TEST_F(RatingsTest, ListMatchesFiltersByStateRankingAndTime) {
   ASSERT_EQ(resp.matches_size(), 1);
   EXPECT_TRUE(resp.matches(0).ranked());
   req.Clear();
-  req.set_ranking("casual");
+  req.set_ranking(v1::ListMatchesRequest::CASUAL);
   resp.Clear();
   auto c2 = AdminCtx();
   ASSERT_TRUE(admin_->ListMatches(c2.get(), req, &resp).ok());

@@ -119,7 +119,7 @@ class ServiceTest : public ::testing::Test {
   grpc::Status Move(const TestPlayer& p, const std::string& match, int pit,
                     v1::SubmitMoveResponse* out) {
     v1::SubmitMoveRequest req;
-    req.set_match(match);
+    req.set_name(match);
     req.set_pit(pit);
     auto ctx = Ctx(p.token);
     return matches_->SubmitMove(ctx.get(), req, out);
