@@ -7,6 +7,7 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/field_limits.h"
+#include "services/move_pages.h"
 #include "services/page_token.h"
 #include "services/resource_names.h"
 
@@ -134,16 +135,11 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
       !s.ok()) {
     return s;
   }
-  for (int64_t from = 1;;) {
-    std::vector<v1::Move> moves;
-    bool finished = false;
-    if (grpc::Status s = matches_.ListMoves(id, from, 1000, &moves, &finished);
-        !s.ok()) {
-      return s;
-    }
-    for (v1::Move& m : moves) *response->add_moves() = std::move(m);
-    if (moves.size() < 1000) break;
-    from += 1000;
+  if (grpc::Status s = ReadMovePage(
+          matches_, {id, request->page_size(), request->page_token(), 0},
+          response->mutable_moves(), response->mutable_next_page_token());
+      !s.ok()) {
+    return s;
   }
   auto changes = store_.ListMatchRatingChanges(id);
   if (!changes.ok()) return FromStorage(changes.status());

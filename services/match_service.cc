@@ -7,7 +7,7 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/field_limits.h"
-#include "services/page_token.h"
+#include "services/move_pages.h"
 #include "services/player_service.h"
 #include "services/resource_names.h"
 
@@ -169,46 +169,10 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  if (request->after_ply() < 0) {
-    return Invalid("after_ply must be >= 0, got " +
-                   std::to_string(request->after_ply()));
-  }
-  if (request->after_ply() != 0 && !request->page_token().empty()) {
-    return Invalid("after_ply must be 0 with a page_token");
-  }
-  int limit = 0;
-  if (grpc::Status s = PageSize(request->page_size(), 100, 1000, &limit);
-      !s.ok()) {
-    return s;
-  }
-  // The token holds the next ply, bound to this match.
-  int64_t from_ply = request->after_ply() + 1;
-  if (!request->page_token().empty()) {
-    std::vector<std::string> f;
-    if (grpc::Status s =
-            ReadPageToken(request->page_token(), "moves", id, 1, &f);
-        !s.ok()) {
-      return s;
-    }
-    if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
-  }
-  std::vector<v1::Move> moves;
-  bool finished = false;
-  if (grpc::Status s =
-          matches_.ListMoves(id, from_ply, limit, &moves, &finished);
-      !s.ok()) {
-    return s;
-  }
-  const int64_t next = moves.empty() ? from_ply : moves.back().ply() + 1;
-  const bool page_full = static_cast<int>(moves.size()) == limit;
-  for (v1::Move& m : moves) *response->add_moves() = std::move(m);
-  // A match in progress always gets a token, so a client can poll with it
-  // for moves recorded later; a finished match's last page gets none.
-  if (page_full || !finished) {
-    response->set_next_page_token(
-        EncodePageToken("moves", id, {std::to_string(next)}));
-  }
-  return grpc::Status::OK;
+  return ReadMovePage(
+      matches_,
+      {id, request->page_size(), request->page_token(), request->after_ply()},
+      response->mutable_moves(), response->mutable_next_page_token());
 }
 
 grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
