@@ -17,27 +17,27 @@ CpuWorker::CpuWorker(LiveMatches& matches, int threads,
 
 CpuWorker::~CpuWorker() {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   for (std::thread& t : threads_) t.join();
 }
 
 void CpuWorker::Enqueue(CpuTurn turn) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     queue_.push_back(std::move(turn));
   }
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void CpuWorker::Run() {
   for (;;) {
     std::optional<CpuTurn> turn;
     {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      absl::MutexLock lock(&mu_);
+      while (!stopping_ && queue_.empty()) cv_.Wait(&mu_);
       if (stopping_) return;
       turn = std::move(queue_.front());
       queue_.pop_front();

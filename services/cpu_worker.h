@@ -12,12 +12,12 @@
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "services/live_matches.h"
 
 namespace mancala::services {
@@ -38,10 +38,10 @@ class CpuWorker {
 
   LiveMatches& matches_;
   const std::array<int, 4> budget_ms_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<CpuTurn> queue_;
-  bool stopping_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;  // Signalled when queue_ grows or stopping_ is set.
+  std::deque<CpuTurn> queue_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
 

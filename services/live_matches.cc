@@ -6,8 +6,10 @@
 #include <algorithm>
 
 #include "services/auth.h"
+#include "services/convert.h"
+#include "services/errors.h"
 #include "services/field_limits.h"
-#include "services/live_matches_internal.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -34,6 +36,26 @@ v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
 
 }  // namespace
 
+LiveMatches::Live::Live(storage::MatchRecord r, engine::State s,
+                        int64_t grace_ms)
+    : record(std::move(r)),
+      state(std::move(s)),
+      clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
+            grace_ms) {}
+
+bool LiveMatches::Live::ended() const {
+  return record.status == MatchStatus::kFinished ||
+         record.status == MatchStatus::kCancelled ||
+         record.status == MatchStatus::kAborted;
+}
+
+bool LiveMatches::Live::HoldsSeat(const std::string& player_id,
+                                  size_t seat) const {
+  const SeatRecord& s = record.seats[seat];
+  return !player_id.empty() && s.kind == SeatRecord::Kind::kPlayer &&
+         s.player_id == player_id;
+}
+
 LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
                          LiveMatchesOptions options)
     : store_(store), clock_(clock), options_(options) {}
@@ -43,14 +65,14 @@ LiveMatches::~LiveMatches() { CloseWatchers(); }
 void LiveMatches::CloseWatchers() {
   std::vector<LivePtr> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
-      std::lock_guard lock(live->mu);
-      live->CancelCpuTurn();
+      absl::MutexLock lock(&live->mu);
+      live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
@@ -83,7 +105,7 @@ absl::Status LiveMatches::LoadActive() {
 
 grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
@@ -92,7 +114,7 @@ grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   }
   LivePtr live;
   if (grpc::Status s = Load(id, &live); !s.ok()) return s;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
   return grpc::Status::OK;
@@ -108,8 +130,9 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   MatchShape shape;
   if (grpc::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
   const engine::Rules& rules = shape.rules;
-  auto live =
-      std::make_shared<Live>(*record, engine::State(rules, record->first_seat));
+  auto live = std::make_shared<Live>(
+      *record, engine::State(rules, record->first_seat), options_.grace_ms);
+  absl::MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -144,16 +167,11 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
       }
     }
   }
-  if (live->record.status == MatchStatus::kInProgress) StartClock(*live);
+  if (live->record.status == MatchStatus::kInProgress) {
+    live->clock.StartMatch(clock_.NowMs());
+  }
   *out = std::move(live);
   return grpc::Status::OK;
-}
-
-void LiveMatches::StartClock(Live& live) {
-  const int64_t now = clock_.NowMs();
-  for (SeatPresence& p : live.presence) p.last_seen_ms = now;
-  live.deadline_ms =
-      live.record.turn_limit_s > 0 ? now + live.record.turn_limit_s * 1000 : 0;
 }
 
 absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
@@ -185,7 +203,7 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     Snapshot(*live, out);
     turn = DueCpuTurn(*live);
   }
@@ -197,7 +215,7 @@ grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
@@ -222,7 +240,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
@@ -271,7 +289,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     }
     rec = std::move(next);
     live->display_names[take] = player->display_name;
-    if (!still_open) StartClock(*live);
+    if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
     Snapshot(*live, out);
     Broadcast(*live, MatchEvent(*out, false));
@@ -285,7 +303,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
@@ -320,8 +338,8 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    std::lock_guard lock(live->mu);
-    const storage::MatchRecord& rec = live->record;
+    absl::MutexLock lock(&live->mu);
+    storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
       seated |= live->HoldsSeat(player_id, i);
@@ -356,14 +374,14 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     } else if (!s.ok()) {
       return FromStorage(s);
     }
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
   if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(next->mu);
+    absl::MutexLock lock(&next->mu);
     Touch(*next, player_id);
     Snapshot(*next, out);
     turn = DueCpuTurn(*next);
@@ -378,7 +396,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     *finished = live->ended();
     if (from_ply > live->record.ply + 1) {
       return PlyAhead(from_ply - 1, live->record.ply);
@@ -398,7 +416,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   const int64_t ply = live->record.ply;
   if (after_ply > ply) return PlyAhead(after_ply, ply);
   // The order WatchMatchRequest.after_ply documents: the moves the client
@@ -425,7 +443,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   for (size_t i = 0; i < live->record.seats.size(); ++i) {
     if (live->HoldsSeat(viewer_id, i)) {
       sink->seats.push_back(i);
-      live->presence[i].open_streams++;
+      live->clock.StreamOpened(i);
     }
   }
   live->watchers.push_back(std::move(sink));
@@ -436,22 +454,19 @@ void LiveMatches::Unwatch(const std::string& id,
                           const std::shared_ptr<WatchSink>& sink) {
   LivePtr live;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;
     live = it->second;
   }
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
   w.erase(it);
+  // The grace period runs from the moment the stream dropped.
   const int64_t now = clock_.NowMs();
-  for (int seat : sink->seats) {
-    live->presence[seat].open_streams--;
-    // The grace period runs from the moment the stream dropped.
-    live->presence[seat].last_seen_ms = now;
-  }
+  for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
 void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
@@ -459,7 +474,7 @@ void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
   for (auto& sink : live.watchers) sink->Push(event, last);
   if (last) {
     for (auto& sink : live.watchers) {
-      for (int seat : sink->seats) live.presence[seat].open_streams--;
+      for (int seat : sink->seats) live.clock.StreamClosed(seat, std::nullopt);
     }
     live.watchers.clear();
   }
@@ -472,14 +487,14 @@ void LiveMatches::Announce(std::optional<CpuTurn> turn) {
 void LiveMatches::Tick() {
   std::vector<std::pair<std::string, LivePtr>> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     all.assign(matches_.begin(), matches_.end());
   }
   std::vector<std::string> evict;
   for (auto& [id, live] : all) {
     std::optional<CpuTurn> turn;
     {
-      std::lock_guard lock(live->mu);
+      absl::MutexLock lock(&live->mu);
       if (live->ended()) {
         if (live->watchers.empty()) evict.push_back(id);
         continue;
@@ -489,7 +504,7 @@ void LiveMatches::Tick() {
     }
     Announce(std::move(turn));
   }
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const std::string& id : evict) {
     auto it = matches_.find(id);
     // Loaded again from the store if anyone asks.

@@ -232,7 +232,7 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
     status = matches_.Watch(id, viewer.id, request->after_ply(), sink);
   }
   LiveMatches* matches = &matches_;
-  auto* reactor = new WatchReactor(
+  auto* reactor = new EventReactor<v1::WatchEvent>(
       sink, [matches, id, sink] { matches->Unwatch(id, sink); });
   if (!status.ok()) sink->Close(status);
   reactor->Start();

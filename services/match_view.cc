@@ -3,7 +3,9 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -31,8 +33,8 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
     v1::Seat* seat = out->add_seats();
     ToProto(s, seat);
     if (s.kind == SeatRecord::Kind::kPlayer) {
-      seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
-      seat->set_cpu_standing_in(live.standing_in[i]);
+      seat->set_present(live.clock.Present(i, now));
+      seat->set_cpu_standing_in(live.clock.StandingIn(i));
     }
     seat->set_display_name(live.display_names[i]);
   }
@@ -61,9 +63,9 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   }
   out->set_ranked(rec.ranked);
   out->set_turn_time_limit_seconds(rec.turn_limit_s);
-  if (playing && live.deadline_ms > 0) {
+  if (playing && live.clock.deadline_ms() > 0) {
     *out->mutable_turn_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
   }
   if (rec.status == MatchStatus::kWaiting) {
     out->set_invite_code(rec.invite_code);

@@ -4,11 +4,11 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
-#include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "services/admin_service.h"
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
@@ -36,11 +36,23 @@ struct Server::Impl {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 
-  // The ticker: checks clocks and presence every `tick`.
-  std::mutex tick_mu;
-  std::condition_variable tick_cv;
-  bool stopping = false;
+  // The ticker: checks clocks and presence every `every` until stopping.
+  absl::Mutex tick_mu;
+  bool stopping ABSL_GUARDED_BY(tick_mu) = false;
   std::thread ticker;
+
+  void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
+    for (;;) {
+      {
+        absl::MutexLock lock(&tick_mu);
+        if (tick_mu.AwaitWithTimeout(absl::Condition(&stopping), every)) {
+          return;
+        }
+      }
+      matches->Tick();
+      matchmaker->Tick();
+    }
+  }
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -110,16 +122,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   }
   if (options.tick.count() > 0) {
     Impl* p = impl.get();
-    const auto every = options.tick;
-    p->ticker = std::thread([p, every] {
-      std::unique_lock lock(p->tick_mu);
-      while (!p->tick_cv.wait_for(lock, every, [p] { return p->stopping; })) {
-        lock.unlock();
-        p->matches->Tick();
-        p->matchmaker->Tick();
-        lock.lock();
-      }
-    });
+    const absl::Duration every = absl::FromChrono(options.tick);
+    p->ticker = std::thread([p, every] { p->RunTicker(every); });
   }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
@@ -136,11 +140,10 @@ void Server::Wait() { impl_->server->Wait(); }
 void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
-    std::lock_guard lock(impl_->tick_mu);
+    absl::MutexLock lock(&impl_->tick_mu);
     if (impl_->stopping) return;
-    impl_->stopping = true;
+    impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
-  impl_->tick_cv.notify_all();
   if (impl_->ticker.joinable()) impl_->ticker.join();
   impl_->cpu.reset();  // No CPU move starts after this.
   // Open watch streams end first, so Shutdown does not wait for them.

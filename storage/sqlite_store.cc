@@ -134,7 +134,7 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
 }
 
 absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "INSERT INTO players (id, display_name, guest, token_hash, "
@@ -152,7 +152,7 @@ absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
 }
 
 absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id, display_name, guest, token_hash, created_at_ms "
@@ -167,7 +167,7 @@ absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
 
 absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
     const std::string& token_hash) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id, display_name, guest, token_hash, created_at_ms "
@@ -208,7 +208,7 @@ void SqliteStore::WriteSeats(const MatchRecord& m) {
 }
 
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
@@ -255,7 +255,7 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
 }
 
 absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
@@ -279,7 +279,7 @@ absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
 
 absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
     const std::string& code) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare("SELECT id FROM matches WHERE invite_code = ?");
     q.bind(1, code);
@@ -327,7 +327,7 @@ MatchRecord SqliteStore::ReadMatchRow(SQLite::Statement& q) {
 }
 
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(std::string("SELECT ") + kMatchColumns +
                       " FROM matches m WHERE m.id = ?");
@@ -344,7 +344,7 @@ absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
 
 absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
     MatchStatus status) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id FROM matches WHERE status = ? ORDER BY created_at_ms, id");
@@ -359,7 +359,7 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
 
 absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The ply check makes the append conditional: a stale or repeated
@@ -407,7 +407,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
 
 absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
     const std::string& match_id, const std::string& request_id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
@@ -423,7 +423,7 @@ absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
 
 absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
     const std::string& match_id, int64_t from_ply, int limit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
@@ -477,7 +477,7 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   }
   sql +=
       where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(sql);
     if (!f.player_id.empty()) q.bind(":player", f.player_id);
