@@ -1,6 +1,7 @@
 #include "client/board_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <numeric>
 #include <sstream>
@@ -93,7 +94,14 @@ std::string DescribeMove(const v1::Match& match, const v1::Move& move,
 std::string DescribeResult(const v1::Match& match, int viewer) {
   std::ostringstream out;
   const v1::Result& r = match.result();
-  out << "Game over (" << r.end_reason() << "). ";
+  // "SIDE_EMPTY" -> "side empty".
+  std::string reason = v1::EndReason_Name(r.end_reason());
+  for (char& c : reason) {
+    c = c == '_'
+            ? ' '
+            : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  out << "Game over (" << reason << "). ";
   if (match.seats_size() == 2 && viewer >= 0) {
     out << "Score " << r.scores(viewer) << " - " << r.scores(1 - viewer)
         << ": ";

@@ -109,6 +109,18 @@ class AuthTest(unittest.TestCase):
                              "MALFORMED_TOKEN", request,
                              metadata=(("authorization", "garbage"),))
 
+    def test_player_calls_need_a_token(self):
+        acting = {"CreateMatch", "JoinMatch", "CancelMatch", "Rematch",
+                  "SubmitMove", "Resign", "FindMatch", "CancelFind"}
+        admin = {"ListMatches", "GetMatchHistory", "VoidMatch",
+                 "ListAuditLog", "VerifyMatch"}
+        for name, method, request in every_rpc(self.match.name, self.p):
+            if name in acting | admin:
+                with self.subTest(rpc=name):
+                    expect_error(self, method,
+                                 grpc.StatusCode.UNAUTHENTICATED,
+                                 "MISSING_TOKEN", request)
+
     def test_public_reads_work_without_a_token(self):
         public = {"CreatePlayer", "GetPlayer", "GetMatch", "WatchMatch",
                   "ListMoves", "GetRating", "ListLeaderboard",

@@ -85,6 +85,9 @@ class JoinTest(unittest.TestCase):
         expect_error(self, srv.matches.SubmitMove, FP, "MATCH_NOT_STARTED",
                      ms.SubmitMoveRequest(name=self.open_match.name, pit=0),
                      metadata=self.a.md())
+        expect_error(self, srv.matches.Resign, FP, "MATCH_NOT_STARTED",
+                     ms.ResignRequest(name=self.open_match.name),
+                     metadata=self.a.md())
         first = srv.matches.CancelMatch(name, metadata=self.a.md(),
                                         timeout=harness.DEADLINE_S)
         again = srv.matches.CancelMatch(name, metadata=self.a.md(),
@@ -162,6 +165,11 @@ class MoveTest(unittest.TestCase):
         expect_error(self, srv.matches.SubmitMove, FP, "MATCH_OVER",
                      ms.SubmitMoveRequest(name=self.m.name, pit=0),
                      metadata=self.b.md())
+        expect_error(self, srv.matches.Resign, FP, "MATCH_OVER",
+                     ms.ResignRequest(name=self.m.name), metadata=self.b.md())
+        expect_error(self, srv.matches.Resign,
+                     grpc.StatusCode.PERMISSION_DENIED, "NOT_A_SEAT",
+                     ms.ResignRequest(name=self.m.name), metadata=self.c.md())
         expect_error(self, srv.matches.Rematch,
                      grpc.StatusCode.PERMISSION_DENIED, "NOT_A_SEAT",
                      ms.RematchRequest(name=self.m.name),

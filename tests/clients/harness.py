@@ -25,8 +25,10 @@ MANCALAD = os.environ.get("MANCALAD", "mancalad")
 ADMIN_TOKEN = "python-admin-token"
 DEADLINE_S = 20  # Per wait; generous for a loaded 2-core machine.
 
-# Reasons this run met, for run.py's coverage check.
+# Reasons this run met, for run.py's coverage check, and per RPC the test
+# that first met each: {(rpc, reason): test id}.
 REACHED = set()
+REACHED_BY = {}
 
 
 def wait_for(condition, what, timeout=DEADLINE_S):
@@ -167,6 +169,9 @@ def expect_error(test, call, code, reason, *args, **kwargs):
         # No message quotes more than a short prefix of client input.
         test.assertLess(len(err.details()), 400, err.details())
         REACHED.add(reason)
+        method = getattr(call, "_method", b"?")
+        rpc = method.decode() if isinstance(method, bytes) else str(method)
+        REACHED_BY.setdefault((rpc.rsplit("/", 1)[-1], reason), test.id())
         return err, info
     test.fail("expected %s %s, got success" % (code, reason))
 

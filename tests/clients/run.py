@@ -27,6 +27,9 @@ def main():
         return 1
     documented = {v.name for v in error_reason_pb2.ErrorReason.DESCRIPTOR.values
                   if v.number != 0}
+    print("Error reasons reached, per RPC (RPC reason: first test):")
+    for (rpc, reason), test in sorted(harness.REACHED_BY.items()):
+        print("  %s %s: %s" % (rpc, reason, test))
     unreached = documented - harness.REACHED
     print("Error reasons reached: %d of %d documented"
           % (len(harness.REACHED & documented), len(documented)))
