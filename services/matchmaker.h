@@ -22,6 +22,7 @@
 #ifndef MANCALA_SERVICES_MATCHMAKER_H_
 #define MANCALA_SERVICES_MATCHMAKER_H_
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -77,8 +78,9 @@ class Matchmaker {
     std::string player_id;
     double rating = 0;
     int64_t enqueued_ms = 0;
-    int64_t last_update_ms = 0;  // 0: none sent yet (due at once).
-    int last_searching = 0;      // `searching` in the last update.
+    // None sent yet: far in the past, so the first update is due at once.
+    int64_t last_update_ms = std::numeric_limits<int64_t>::min() / 2;
+    int last_searching = 0;  // `searching` in the last update.
     bool accept_cpu = false;
     std::shared_ptr<FindSink> sink;
   };
