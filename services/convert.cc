@@ -3,6 +3,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "ratings/glicko2.h"
+#include "services/errors.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
@@ -190,14 +191,23 @@ void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
   }
 }
 
-void ToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
+grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
+  const std::string where = "stored move at ply " + std::to_string(row.ply) +
+                            " of " + MatchName(row.match_id);
+  if (!out->ParseFromString(row.events)) {  // Holds the events.
+    return BadStoredData(where + ": events unreadable");
+  }
+  if (!v1::Move::CpuReason_IsValid(row.cpu_reason)) {
+    return BadStoredData(where + ": unknown CPU reason " +
+                         std::to_string(row.cpu_reason));
+  }
   out->set_ply(row.ply);
   out->set_seat(row.seat);
   out->set_pit(row.pit);
   out->set_by_cpu(row.by_cpu);
   out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
   *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+  return grpc::Status::OK;
 }
 
 void ToProto(const storage::PlayerRecord& player, v1::Player* out) {

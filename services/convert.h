@@ -5,6 +5,8 @@
 #ifndef MANCALA_SERVICES_CONVERT_H_
 #define MANCALA_SERVICES_CONVERT_H_
 
+#include <grpcpp/grpcpp.h>
+
 #include <optional>
 #include <string>
 
@@ -41,8 +43,9 @@ bool StatusFromProto(v1::Match::State state,
 // match's (LiveMatches::Snapshot).
 void ToProto(const storage::SeatRecord& seat, v1::Seat* out);
 // A stored move as the mancala.v1.Move resource (its events are stored as
-// a serialized Move).
-void ToProto(const storage::MoveRow& row, v1::Move* out);
+// a serialized Move). DATA_LOSS (BadStoredData) if the events do not parse
+// or the CPU reason is not a CpuReason value.
+[[nodiscard]] grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out);
 void ToProto(const storage::PlayerRecord& player, v1::Player* out);
 void ToProto(const storage::RatingRecord& rating, v1::Rating* out);
 void ToProto(const storage::RatingChange& change, v1::RatingChange* out);

@@ -28,10 +28,18 @@ grpc::Status InvalidPageToken() {
                "page_token does not belong to this listing");
 }
 
+grpc::Status BadStoredData(const std::string& message) {
+  return Error(grpc::StatusCode::DATA_LOSS, "BAD_STORED_DATA", message);
+}
+
 grpc::Status FromStorage(const absl::Status& status) {
   // Callers that expect NOT_FOUND (an unknown match or player) check for it
   // first and answer with their own reason; a record missing anywhere else
   // is a storage fault like any other.
+  if (absl::IsDataLoss(status)) {
+    return BadStoredData("stored data unreadable: " +
+                         std::string(status.message()));
+  }
   if (absl::IsAborted(status)) {
     return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
                  std::string(status.message()));

@@ -32,11 +32,17 @@ grpc::Status Invalid(const std::string& message);
 // listing did not hand out (page_token.h).
 grpc::Status InvalidPageToken();
 
+// DATA_LOSS (reason BAD_STORED_DATA): a stored value cannot be read back
+// (an enum value outside its enum, an unreadable blob, a match shape the
+// service would refuse). Never decoded as a default.
+grpc::Status BadStoredData(const std::string& message);
+
 // A storage failure as the client should see it: ABORTED (another writer
-// moved the match on) is ABORTED (reason STALE_PLY); anything else, an
-// unexpected NOT_FOUND included, is UNAVAILABLE (reason STORAGE), since the
-// request may succeed later. Reasons: mancala.v1.ErrorReason
-// (proto/mancala/v1/error_reason.proto), the complete list.
+// moved the match on) is ABORTED (reason STALE_PLY); DATA_LOSS is
+// BadStoredData(); anything else, an unexpected NOT_FOUND included, is
+// UNAVAILABLE (reason STORAGE), since the request may succeed later.
+// Reasons: mancala.v1.ErrorReason (proto/mancala/v1/error_reason.proto),
+// the complete list.
 grpc::Status FromStorage(const absl::Status& status);
 
 // The ErrorInfo reason of `status`, or "" if it has none (for tests and

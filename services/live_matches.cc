@@ -406,7 +406,9 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   if (!rows.ok()) return FromStorage(rows.status());
   out->clear();
   for (const storage::MoveRow& row : *rows) {
-    ToProto(row, &out->emplace_back());
+    if (grpc::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
+      return s;
+    }
   }
   return grpc::Status::OK;
 }
@@ -428,7 +430,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
-      ToProto(row, e.mutable_move());
+      if (grpc::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
       sink->Push(e);
     }
   }

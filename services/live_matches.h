@@ -180,7 +180,7 @@ class LiveMatches {
   // Record() once the move is checked and the match's end, if any, rated:
   // stores the move, moves the live match on and tells the watchers.
   grpc::Status Commit(Live& live, engine::State next, storage::MoveRow row,
-                      const storage::MatchUpdate& update, v1::Move move,
+                      const storage::MatchUpdate& update,
                       v1::SubmitMoveResponse* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is

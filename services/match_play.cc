@@ -227,8 +227,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.request_id = request_id;
   storage::MatchUpdate update;
   if (!next.is_over()) {
-    return Commit(live, std::move(next), std::move(row), update,
-                  std::move(move), reply);
+    return Commit(live, std::move(next), std::move(row), update, reply);
   }
   update.status = MatchStatus::kFinished;
   update.ended_at_ms = row.played_at_ms;
@@ -236,22 +235,22 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   ResultToProto(next, &result);
   update.result = result.SerializeAsString();
   if (!IsRatedMatch(live.record)) {
-    return Commit(live, std::move(next), std::move(row), update,
-                  std::move(move), reply);
+    return Commit(live, std::move(next), std::move(row), update, reply);
   }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (RATINGS.md).
   // Lock order: the match lock (held), then this one.
   absl::MutexLock ratings_lock(&ratings_mu_);
   if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) return s;
-  return Commit(live, std::move(next), std::move(row), update, std::move(move),
-                reply);
+  return Commit(live, std::move(next), std::move(row), update, reply);
 }
 
 grpc::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
-                                 v1::Move move, v1::SubmitMoveResponse* reply) {
+                                 v1::SubmitMoveResponse* reply) {
+  v1::SubmitMoveResponse answer;
+  if (grpc::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses.
   const engine::State saved_state = live.state;
@@ -264,9 +263,6 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  v1::SubmitMoveResponse answer;
-  *answer.mutable_move() = std::move(move);
-  ToProto(row, answer.mutable_move());
   Snapshot(live, answer.mutable_match());
   row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {

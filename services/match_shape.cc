@@ -76,10 +76,9 @@ grpc::Status ShapeFromRecord(const storage::MatchRecord& record,
                        "seats", record.options, record.turn_limit_s,
                        record.rotate_first_player, out);
   if (s.ok()) return s;
-  return Error(
-      grpc::StatusCode::DATA_LOSS, "BAD_STORED_MATCH",
+  return BadStoredData(
       "stored " + MatchName(record.id) +
-          " has a shape the service cannot play: " + s.error_message());
+      " has a shape the service cannot play: " + s.error_message());
 }
 
 }  // namespace mancala::services

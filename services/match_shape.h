@@ -43,8 +43,8 @@ grpc::Status ShapeFromRequest(v1::Game game, int seats,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out);
 
-// Checks a stored match's shape. DATA_LOSS (reason BAD_STORED_MATCH) if the
-// store holds a shape the service would never have accepted.
+// Checks a stored match's shape. DATA_LOSS (BadStoredData) if the store
+// holds a shape the service would never have accepted.
 grpc::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out);
 

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "storage/schema.h"
@@ -25,11 +26,17 @@ const char* StatusName(MatchStatus s) {
   }
   return "in_progress";
 }
+// A stored value outside its enum: the row is unreadable (DATA_LOSS), never
+// read as some default.
+struct UnreadableRow : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 MatchStatus ParseStatus(const std::string& s) {
   for (const auto& [status, name] : kStatusNames) {
     if (s == name) return status;
   }
-  return MatchStatus::kInProgress;
+  throw UnreadableRow("unknown match status \"" + s + "\"");
 }
 
 constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
@@ -47,7 +54,7 @@ SeatRecord::Kind ParseSeatKind(const std::string& s) {
   for (const auto& [kind, name] : kSeatKinds) {
     if (s == name) return kind;
   }
-  return SeatRecord::Kind::kOpen;
+  throw UnreadableRow("unknown seat kind \"" + s + "\"");
 }
 
 // Binds a string, or NULL when it is empty (nullable unique columns).
@@ -339,6 +346,8 @@ absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(std::string("match options unreadable: ") +
                                e.what());
+  } catch (const UnreadableRow& e) {
+    return absl::DataLossError(std::string("match unreadable: ") + e.what());
   }
 }
 
@@ -510,6 +519,8 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(std::string("match options unreadable: ") +
                                e.what());
+  } catch (const UnreadableRow& e) {
+    return absl::DataLossError(std::string("match unreadable: ") + e.what());
   }
 }
 

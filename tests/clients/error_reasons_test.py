@@ -325,7 +325,7 @@ class MatchmakingTest(unittest.TestCase):
 
 
 class StorageFaultTest(unittest.TestCase):
-    """STORAGE, REPLAY_FAILED and BAD_STORED_MATCH: faults made in the
+    """STORAGE, REPLAY_FAILED and BAD_STORED_DATA: faults made in the
     database itself, on ended matches (which load on demand)."""
 
     def test_faults_in_the_database(self):
@@ -352,7 +352,7 @@ class StorageFaultTest(unittest.TestCase):
                                  grpc.StatusCode.DATA_LOSS, "REPLAY_FAILED",
                                  ms.GetMatchRequest(name=ended[0].name))
             harness.expect_error(self, own.matches.GetMatch,
-                                 grpc.StatusCode.DATA_LOSS, "BAD_STORED_MATCH",
+                                 grpc.StatusCode.DATA_LOSS, "BAD_STORED_DATA",
                                  ms.GetMatchRequest(name=ended[1].name))
             # Another process holds the write lock: the store cannot write
             # (it does not wait), and says so as UNAVAILABLE.
