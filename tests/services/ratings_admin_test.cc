@@ -140,18 +140,7 @@ TEST_F(RatingsTest, CasualCpuAndNoShowMatchesAreNotRated) {
   EXPECT_EQ(ResignOk(b, casual.name()).state(), v1::Match::FINISHED);
   v1::Match cpu = Create({&a, nullptr}, v1::KALAH, false);
   EXPECT_EQ(ResignOk(a, cpu.name()).state(), v1::Match::FINISHED);
-  // Ranked against the CPU is refused: it could never be rated.
-  v1::CreateMatchRequest ranked_cpu;
-  ranked_cpu.set_game(v1::KALAH);
-  ranked_cpu.set_ranked(true);
-  ranked_cpu.add_seats()->set_kind(v1::Seat::PLAYER);
-  ranked_cpu.mutable_seats(0)->set_player(a.name);
-  ranked_cpu.add_seats()->set_kind(v1::Seat::CPU);
-  v1::Match refused;
-  auto ctx = Ctx(a.token);
-  grpc::Status s = matches_->CreateMatch(ctx.get(), ranked_cpu, &refused);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(services::ErrorReason(s), "INVALID_ARGUMENT");
+  // (Ranked against the CPU is refused at CreateMatch: tests/clients.)
   // Ranked, but B never moves: aborted.
   v1::Match noshow = Create({&a, &b}, v1::KALAH, true);
   MoveOk(a, noshow.name(), 0);
