@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "client/board_view.h"
 #include "client/records.h"
 #include "client/rpc.h"
 #include "client/table.h"
@@ -136,7 +137,7 @@ int MatchHistory(v1::AdminService::Stub& admin, const QueryOptions& o,
   out << m.name() << ": " << GameLabel(m.game()) << ", " << StateLabel(m)
       << ", " << (m.ranked() ? "ranked" : "casual") << ", " << Seats(m) << "\n";
   if (m.state() == v1::Match::FINISHED) {
-    out << "result: " << m.result().end_reason() << ", scores";
+    out << "result: " << EndReasonWords(m.result().end_reason()) << ", scores";
     for (int s : m.result().scores()) out << " " << s;
     out << ", winner seat " << m.result().winner() << "\n";
   }

@@ -1,6 +1,7 @@
 #include "client/board_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <numeric>
 #include <sstream>
@@ -90,10 +91,21 @@ std::string DescribeMove(const v1::Match& match, const v1::Move& move,
   return out.str();
 }
 
+std::string EndReasonWords(v1::EndReason reason) {
+  // "SIDE_EMPTY" -> "side empty".
+  std::string words = v1::EndReason_Name(reason);
+  for (char& c : words) {
+    c = c == '_'
+            ? ' '
+            : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return words;
+}
+
 std::string DescribeResult(const v1::Match& match, int viewer) {
   std::ostringstream out;
   const v1::Result& r = match.result();
-  out << "Game over (" << r.end_reason() << "). ";
+  out << "Game over (" << EndReasonWords(r.end_reason()) << "). ";
   if (match.seats_size() == 2 && viewer >= 0) {
     out << "Score " << r.scores(viewer) << " - " << r.scores(1 - viewer)
         << ": ";

@@ -23,6 +23,8 @@ std::string DescribeMove(const v1::Match& match, const v1::Move& move,
                          int viewer_seat);
 
 // The result line(s) of a finished match.
+// The end reason in words for people: SIDE_EMPTY -> "side empty".
+std::string EndReasonWords(v1::EndReason reason);
 std::string DescribeResult(const v1::Match& match, int viewer_seat);
 
 }  // namespace mancala::cli

@@ -12,13 +12,14 @@ PACKAGES=(
   libabsl-dev
   golang-github-gogo-googleapis-dev
   libsqlitecpp-dev libsqlite3-dev sqlite3
-  libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev
+  libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev libutfcpp-dev
   libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 # prometheus: promtool and a real server for the metrics tests;
-# python3-grpcio: the Python client example (clients/python).
-TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio)
+# python3-grpcio, python3-protobuf: the Python client example
+# (clients/python) and the API contract tests (tests/clients).
+TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio python3-protobuf)
 
 install_missing() {
   local missing=()

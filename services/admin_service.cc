@@ -3,8 +3,11 @@
 #include <google/protobuf/util/time_util.h>
 #include <openssl/crypto.h>
 
+#include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
+#include "services/move_pages.h"
 #include "services/page_token.h"
 #include "services/resource_names.h"
 
@@ -20,34 +23,41 @@ int64_t Ms(const google::protobuf::Timestamp& t) {
 }  // namespace
 
 grpc::Status AdminServiceImpl::CheckAdmin(
-    const grpc::ServerContext& context) const {
-  const auto& md = context.client_metadata();
-  auto it = md.find("authorization");
-  if (it == md.end()) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
-                 "admin calls need 'authorization: Bearer <admin token>'");
+    const grpc::ServerContext& context,
+    const google::protobuf::Message& request) const {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  if (admin_token_.empty()) {
+    return Error(grpc::StatusCode::PERMISSION_DENIED, "ADMIN_DISABLED",
+                 "the admin API is disabled (start mancalad with "
+                 "--admin-token)");
   }
-  const std::string value(it->second.data(), it->second.size());
-  const std::string expected = "Bearer " + admin_token_;
-  if (admin_token_.empty() || value.size() != expected.size() ||
-      CRYPTO_memcmp(value.data(), expected.data(), value.size()) != 0) {
-    return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
-                 admin_token_.empty()
-                     ? "the admin API is disabled (start mancalad with "
-                       "--admin-token)"
-                     : "this token does not open the admin API");
+  if (token.size() == admin_token_.size() &&
+      CRYPTO_memcmp(token.data(), admin_token_.data(), token.size()) == 0) {
+    return grpc::Status::OK;
   }
-  return grpc::Status::OK;
+  // Not the admin token: a player's is authenticated but not allowed;
+  // anything else is an invalid token, as on every other RPC.
+  storage::PlayerRecord player;
+  if (grpc::Status s = Authenticate(context, store_, &player); !s.ok()) {
+    return s;
+  }
+  return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
+               "a player's token does not open the admin API");
 }
 
 grpc::Status AdminServiceImpl::ListMatches(
     grpc::ServerContext* context, const v1::ListMatchesRequest* request,
     v1::ListMatchesResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   storage::MatchFilter f;
   if (!request->player().empty()) {
     f.player_id = PlayerIdFromName(request->player());
-    if (f.player_id.empty()) return Invalid("player must be 'players/{id}'");
+    if (f.player_id.empty()) {
+      return InvalidName("player must be 'players/{player_id}'",
+                         request->player());
+    }
   }
   if (request->game() != v1::GAME_UNSPECIFIED) {
     std::optional<std::string> game = GameName(request->game());
@@ -57,12 +67,17 @@ grpc::Status AdminServiceImpl::ListMatches(
   if (!StatusFromProto(request->state(), &f.status)) {
     return Invalid("unknown state");
   }
-  if (request->ranking() == "ranked") {
-    f.ranked = true;
-  } else if (request->ranking() == "casual") {
-    f.ranked = false;
-  } else if (!request->ranking().empty()) {
-    return Invalid("ranking must be 'ranked', 'casual' or empty");
+  switch (request->ranking()) {
+    case v1::ListMatchesRequest::RANKING_UNSPECIFIED:
+      break;
+    case v1::ListMatchesRequest::RANKED:
+      f.ranked = true;
+      break;
+    case v1::ListMatchesRequest::CASUAL:
+      f.ranked = false;
+      break;
+    default:
+      return Invalid("ranking must be RANKED, CASUAL or unspecified (both)");
   }
   if (request->has_create_time_from())
     f.created_from_ms = Ms(request->create_time_from());
@@ -112,7 +127,7 @@ grpc::Status AdminServiceImpl::ListMatches(
 grpc::Status AdminServiceImpl::GetMatchHistory(
     grpc::ServerContext* context, const v1::GetMatchHistoryRequest* request,
     v1::MatchHistory* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
@@ -120,16 +135,11 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
       !s.ok()) {
     return s;
   }
-  for (int64_t from = 1;;) {
-    std::vector<v1::Move> moves;
-    bool finished = false;
-    if (grpc::Status s = matches_.ListMoves(id, from, 1000, &moves, &finished);
-        !s.ok()) {
-      return s;
-    }
-    for (v1::Move& m : moves) *response->add_moves() = std::move(m);
-    if (moves.size() < 1000) break;
-    from += 1000;
+  if (grpc::Status s = ReadMovePage(
+          matches_, {id, request->page_size(), request->page_token(), 0},
+          response->mutable_moves(), response->mutable_next_page_token());
+      !s.ok()) {
+    return s;
   }
   auto changes = store_.ListMatchRatingChanges(id);
   if (!changes.ok()) return FromStorage(changes.status());
@@ -145,17 +155,16 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
 grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
                                          const v1::VoidMatchRequest* request,
                                          v1::VoidMatchResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  if (request->reason().empty()) return Invalid("reason is required");
-  if (request->reason().size() > 1000 || request->actor().size() > 100) {
-    return Invalid("reason (1000) or actor (100) is too long");
-  }
+  // The lengths were checked by CheckAdmin (field limits).
+  const std::string reason = Trim(request->reason());
+  if (reason.empty()) return Invalid("reason is required (not blank)");
   int recomputed = 0;
   if (grpc::Status s =
-          matches_.VoidMatch(id, request->reason(), request->actor(),
+          matches_.VoidMatch(id, reason, Trim(request->actor()),
                              response->mutable_match(), &recomputed);
       !s.ok()) {
     return s;
@@ -167,7 +176,7 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
 grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   int size = 0;
   if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
       !s.ok()) {
@@ -200,7 +209,7 @@ grpc::Status AdminServiceImpl::ListAuditLog(
 grpc::Status AdminServiceImpl::VerifyMatch(
     grpc::ServerContext* context, const v1::VerifyMatchRequest* request,
     v1::VerifyMatchResponse* response) {
-  if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckAdmin(*context, *request); !s.ok()) return s;
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;

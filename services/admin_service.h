@@ -38,9 +38,12 @@ class AdminServiceImpl final : public v1::AdminService::Service {
                            v1::VerifyMatchResponse* response) override;
 
  private:
-  // UNAUTHENTICATED without authorization metadata; PERMISSION_DENIED for
-  // any token but the admin token (compared in constant time).
-  grpc::Status CheckAdmin(const grpc::ServerContext& context) const;
+  // The request's field limits, then the admin token (compared in
+  // constant time): UNAUTHENTICATED without authorization metadata or with
+  // a token that is neither the admin's nor a player's; PERMISSION_DENIED
+  // for a player's token or when the admin API is off.
+  grpc::Status CheckAdmin(const grpc::ServerContext& context,
+                          const google::protobuf::Message& request) const;
 
   storage::Store& store_;
   LiveMatches& matches_;

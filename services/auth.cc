@@ -3,9 +3,12 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/rpc_log.h"
 
 namespace mancala::services {
@@ -35,9 +38,27 @@ std::string RandomHex(size_t bytes) {
 std::string NewToken() { return RandomHex(32); }
 std::string NewId() { return RandomHex(16); }
 
+namespace {
+// No 0/O, 1/I/L look-alikes: codes are read aloud and typed by people.
+constexpr char kAlphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+constexpr size_t kSize = sizeof kAlphabet - 1;
+}  // namespace
+
+std::optional<std::string> NormalizeInviteCode(std::string_view typed) {
+  std::string code;
+  for (char c : typed) {
+    if (c == ' ' || c == '-') continue;
+    const char upper =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::string_view(kAlphabet).find(upper) == std::string_view::npos) {
+      return std::nullopt;
+    }
+    code.push_back(upper);
+  }
+  return code;
+}
+
 std::string NewInviteCode() {
-  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-  static constexpr size_t kSize = sizeof kAlphabet - 1;
   unsigned char buf[8];
   if (RAND_bytes(buf, sizeof buf) != 1) {
     throw std::runtime_error("OpenSSL RAND_bytes failed");
@@ -50,14 +71,12 @@ std::string NewInviteCode() {
 std::string HashToken(const std::string& token) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  // Fetched once: EVP_sha256() would look the algorithm up on every call.
-  static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  EVP_Digest(token.data(), token.size(), digest, &len, sha256, nullptr);
+  EVP_Digest(token.data(), token.size(), digest, &len, EVP_sha256(), nullptr);
   return Hex(digest, len);
 }
 
-grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
-                                         storage::PlayerRecord* player) {
+grpc::Status BearerToken(const grpc::ServerContextBase& context,
+                         std::string* token) {
   const auto& md = context.client_metadata();
   auto it = md.find("authorization");
   if (it == md.end()) {
@@ -65,13 +84,66 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
                  "this call needs the metadata 'authorization: Bearer "
                  "<token>' (CreatePlayer gives a token)");
   }
+  // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4); the scheme is
+  // case-insensitive (11.1), the token is not.
   const std::string_view value(it->second.data(), it->second.size());
-  static constexpr std::string_view kPrefix = "Bearer ";
-  if (value.size() <= kPrefix.size() || !value.starts_with(kPrefix)) {
+  static constexpr std::string_view kScheme = "bearer";
+  const size_t space = value.find(' ');
+  const size_t start = value.find_first_not_of(' ', space);
+  const std::string_view scheme = value.substr(0, space);
+  const bool is_bearer =
+      scheme.size() == kScheme.size() &&
+      std::equal(scheme.begin(), scheme.end(), kScheme.begin(),
+                 [](char a, char b) { return std::tolower(a) == b; });
+  if (!is_bearer || start == std::string_view::npos ||
+      value.find(' ', start) != std::string_view::npos) {
     return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
                  "authorization metadata must be 'Bearer <token>'");
   }
-  const std::string hash = HashToken(std::string(value.substr(kPrefix.size())));
+  *token = std::string(value.substr(start));
+  return grpc::Status::OK;
+}
+
+grpc::Status Authenticate(const grpc::ServerContextBase& context,
+                          storage::Store& store,
+                          storage::PlayerRecord* player) {
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  auto found = store.FindPlayerByTokenHash(HashToken(token));
+  if (absl::IsNotFound(found.status())) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
+                 "the bearer token belongs to no player");
+  }
+  if (!found.ok()) return FromStorage(found.status());
+  *player = *std::move(found);
+  NoteCallPlayer(context, player->id);  // For the RPC's log line.
+  return grpc::Status::OK;
+}
+
+grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
+                                  storage::Store& store,
+                                  storage::PlayerRecord* player) {
+  if (context.client_metadata().count("authorization") == 0) {
+    *player = storage::PlayerRecord{};
+    return grpc::Status::OK;
+  }
+  return Authenticate(context, store, player);
+}
+
+grpc::Status Admit(const grpc::ServerContextBase& context,
+                   storage::Store& store,
+                   const google::protobuf::Message& request, Caller who,
+                   storage::PlayerRecord* caller) {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  return who == Caller::kPlayer ? Authenticate(context, store, caller)
+                                : AuthenticateOptional(context, store, caller);
+}
+
+grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
+                                         storage::PlayerRecord* player) {
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  const std::string hash = HashToken(token);
   {
     std::shared_lock lock(mu_);
     if (auto known = by_hash_.find(hash); known != by_hash_.end()) {
@@ -80,19 +152,13 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
       return grpc::Status::OK;
     }
   }
-  auto found = store_.FindPlayerByTokenHash(hash);
-  if (absl::IsNotFound(found.status())) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
-                 "the bearer token belongs to no player");
+  if (grpc::Status s = services::Authenticate(context, store_, player);
+      !s.ok()) {
+    return s;
   }
-  if (!found.ok()) return FromStorage(found.status());
-  {
-    std::lock_guard lock(mu_);
-    if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
-    by_hash_.emplace(hash, *found);
-  }
-  *player = *std::move(found);
-  NoteCallPlayer(context, player->id);  // For the RPC's log line.
+  std::lock_guard lock(mu_);
+  if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
+  by_hash_.emplace(hash, *player);
   return grpc::Status::OK;
 }
 
@@ -103,6 +169,14 @@ grpc::Status Authenticator::AuthenticateOptional(
     return grpc::Status::OK;
   }
   return Authenticate(context, player);
+}
+
+grpc::Status Authenticator::Admit(const grpc::ServerContextBase& context,
+                                  const google::protobuf::Message& request,
+                                  Caller who, storage::PlayerRecord* caller) {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  return who == Caller::kPlayer ? Authenticate(context, caller)
+                                : AuthenticateOptional(context, caller);
 }
 
 }  // namespace mancala::services

@@ -89,11 +89,40 @@ void ToProto(const engine::Event& event, v1::MoveEvent* out) {
   out->set_rank(event.rank);
 }
 
+namespace {
+v1::EndReason EndReasonToProto(engine::EndReason r) {
+  using engine::EndReason;
+  switch (r) {
+    case EndReason::kNone:
+      return v1::END_REASON_UNSPECIFIED;
+    case EndReason::kSideEmpty:
+      return v1::SIDE_EMPTY;
+    case EndReason::kMajority:
+      return v1::MAJORITY;
+    case EndReason::kNoLegalMove:
+      return v1::NO_LEGAL_MOVE;
+    case EndReason::kRepetition:
+      return v1::REPETITION;
+    case EndReason::kMoveCap:
+      return v1::MOVE_CAP;
+    case EndReason::kEmptiedSide:
+      return v1::EMPTIED_SIDE;
+    case EndReason::kAllRanksDetermined:
+      return v1::ALL_RANKS_DETERMINED;
+    case EndReason::kFirstFinisher:
+      return v1::FIRST_FINISHER;
+    case EndReason::kResignation:
+      return v1::RESIGNATION;
+  }
+  return v1::END_REASON_UNSPECIFIED;
+}
+}  // namespace
+
 void ResultToProto(const engine::State& state, v1::Result* out) {
   const engine::Outcome& o = state.outcome();
   const int n = state.rules().players;
   out->Clear();
-  out->set_end_reason(std::string(engine::EndReasonName(o.end_reason)));
+  out->set_end_reason(EndReasonToProto(o.end_reason));
   int winner = -1;
   for (int p = 0; p < n; ++p) {
     out->add_ranks(o.ranks[p]);

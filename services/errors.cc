@@ -33,10 +33,9 @@ grpc::Status BadStoredData(const std::string& message) {
 }
 
 grpc::Status FromStorage(const absl::Status& status) {
-  if (absl::IsNotFound(status)) {
-    return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",
-                 std::string(status.message()));
-  }
+  // Callers that expect NOT_FOUND (an unknown match or player) check for it
+  // first and answer with their own reason; a record missing anywhere else
+  // is a storage fault like any other.
   if (absl::IsDataLoss(status)) {
     return BadStoredData("stored data unreadable: " +
                          std::string(status.message()));

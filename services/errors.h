@@ -37,9 +37,12 @@ grpc::Status InvalidPageToken();
 // service would refuse). Never decoded as a default.
 grpc::Status BadStoredData(const std::string& message);
 
-// A storage failure as the client should see it: NOT_FOUND and ABORTED keep
-// their code, DATA_LOSS is BadStoredData(); anything else is UNAVAILABLE
-// (reason STORAGE), since the request may succeed later.
+// A storage failure as the client should see it: ABORTED (another writer
+// moved the match on) is ABORTED (reason STALE_PLY); DATA_LOSS is
+// BadStoredData(); anything else, an unexpected NOT_FOUND included, is
+// UNAVAILABLE (reason STORAGE), since the request may succeed later.
+// Reasons: mancala.v1.ErrorReason (proto/mancala/v1/error_reason.proto),
+// the complete list.
 grpc::Status FromStorage(const absl::Status& status);
 
 // The ErrorInfo reason of `status`, or "" if it has none (for tests and

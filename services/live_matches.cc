@@ -8,6 +8,7 @@
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
@@ -16,6 +17,16 @@ using storage::MatchStatus;
 using storage::SeatRecord;
 
 namespace {
+
+// OUT_OF_RANGE for a position after the match's ply: plies only grow, so
+// the same request may succeed later (WatchMatch, ListMoves).
+grpc::Status PlyAhead(int64_t after_ply, int64_t ply) {
+  return Error(grpc::StatusCode::OUT_OF_RANGE, "PLY_AHEAD",
+               "after_ply " + std::to_string(after_ply) +
+                   " is ahead of the match, which is at ply " +
+                   std::to_string(ply),
+               {{"ply", std::to_string(ply)}});
+}
 
 v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
   v1::WatchEvent e;
@@ -116,7 +127,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + MatchName(id));
+                 "no match named " + Quote(MatchName(id)));
   }
   if (!record.ok()) return FromStorage(record.status());
   MatchShape shape;
@@ -216,10 +227,16 @@ grpc::Status LiveMatches::Get(const std::string& id,
 grpc::Status LiveMatches::Join(const std::string& invite_code,
                                std::optional<int> seat,
                                const std::string& player_id, v1::Match* out) {
-  auto id = store_.FindMatchByInviteCode(invite_code);
+  std::optional<std::string> code = NormalizeInviteCode(invite_code);
+  if (!code.has_value()) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_INVITE_CODE",
+                 "invite codes are made of 2-9 and A-Z without I, L, O; got " +
+                     Quote(invite_code));
+  }
+  auto id = store_.FindMatchByInviteCode(*code);
   if (absl::IsNotFound(id.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "INVITE_NOT_FOUND",
-                 "no waiting match has invite code '" + invite_code + "'");
+                 "no match has invite code " + Quote(*code));
   }
   if (!id.ok()) return FromStorage(id.status());
   LivePtr live;
@@ -266,10 +283,10 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     for (const SeatRecord& s : next.seats) {
       still_open |= s.kind == SeatRecord::Kind::kOpen;
     }
-    if (!still_open) {
-      next.status = MatchStatus::kInProgress;
-      next.invite_code.clear();
-    }
+    // The code stays stored once the last seat is taken, so a late joiner
+    // learns the match is full (MATCH_FULL) rather than that the code is
+    // unknown; Match.invite_code shows it only while seats are open.
+    if (!still_open) next.status = MatchStatus::kInProgress;
     if (absl::Status s = store_.UpdateMatch(next); !s.ok()) {
       return FromStorage(s);
     }
@@ -295,11 +312,15 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
                  "only the creator of " + MatchName(id) + " may cancel it");
   }
+  if (rec.status == MatchStatus::kCancelled) {
+    Snapshot(*live, out);  // Cancelling again is a no-op (a retry).
+    return grpc::Status::OK;
+  }
   if (rec.status != MatchStatus::kWaiting) {
     return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_STARTED",
-                 MatchName(id) +
-                     " has already started (or ended); resign "
-                     "instead");
+                 MatchName(id) + (rec.status == MatchStatus::kInProgress
+                                      ? " has started; resign instead"
+                                      : " has ended"));
   }
   storage::MatchRecord next = rec;
   next.status = MatchStatus::kCancelled;
@@ -380,6 +401,9 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   {
     absl::MutexLock lock(&live->mu);
     *finished = live->ended();
+    if (from_ply > live->record.ply + 1) {
+      return PlyAhead(from_ply - 1, live->record.ply);
+    }
   }
   auto rows = store_.ListMoves(id, from_ply, limit);
   if (!rows.ok()) return FromStorage(rows.status());
@@ -398,15 +422,14 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
-  v1::Match snapshot;
-  Touch(*live, viewer_id);
-  Snapshot(*live, &snapshot);
-  sink->Push(MatchEvent(snapshot, false));
-  // Catch-up under the match lock: no move can slip between the stored
-  // moves and the live ones.
-  if (after_ply < live->record.ply) {
-    auto rows =
-        store_.ListMoves(id, after_ply + 1, live->record.ply - after_ply);
+  const int64_t ply = live->record.ply;
+  if (after_ply > ply) return PlyAhead(after_ply, ply);
+  // The order WatchMatchRequest.after_ply documents: the moves the client
+  // lacks (none for 0: it has nothing to apply them to), then the match at
+  // `ply`, then live events; each Move follows the state before it. All
+  // under the match lock, so no move slips between stored and live ones.
+  if (after_ply > 0 && after_ply < ply) {
+    auto rows = store_.ListMoves(id, after_ply + 1, ply - after_ply);
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
@@ -414,6 +437,10 @@ grpc::Status LiveMatches::Watch(const std::string& id,
       sink->Push(e);
     }
   }
+  v1::Match snapshot;
+  Touch(*live, viewer_id);
+  Snapshot(*live, &snapshot);
+  sink->Push(MatchEvent(snapshot, false));
   if (live->ended()) {
     sink->Push(MatchEvent(snapshot, true), /*last=*/true);
     return grpc::Status::OK;

@@ -119,13 +119,16 @@ class LiveMatches {
   grpc::Status Resign(const std::string& id, const std::string& player_id,
                       v1::Match* out);
   // Stored moves from `from_ply` (1-based), at most `limit`; `finished`
-  // tells whether the match is over (or cancelled).
+  // tells whether the match is over (or cancelled). OUT_OF_RANGE
+  // (PLY_AHEAD) when from_ply is past the match's ply + 1.
   grpc::Status ListMoves(const std::string& id, int64_t from_ply, int limit,
                          std::vector<v1::Move>* out, bool* finished);
 
-  // Registers a watcher: queues the match snapshot, the stored moves after
-  // `after_ply`, then every live event until the match ends. Seats of
-  // `viewer_id` stay present while the sink is registered.
+  // Registers a watcher: queues the stored moves after `after_ply` (none
+  // for 0), the match snapshot, then every live event until the match
+  // ends (WatchMatchRequest.after_ply). OUT_OF_RANGE (PLY_AHEAD) when
+  // after_ply is past the match's ply. Seats of `viewer_id` stay present
+  // while the sink is registered.
   grpc::Status Watch(const std::string& id, const std::string& viewer_id,
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).

@@ -70,6 +70,13 @@ int main(int argc, char** argv) {
                  "(0 = never)")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
+  double queue_update_seconds = options.queue_update.count() / 1000.0;
+  app.add_option("--queue-update-seconds", queue_update_seconds,
+                 "matchmaking: longest time between two queue updates to a "
+                 "searcher (they also come when the number searching "
+                 "changes)")
+      ->check(CLI::Range(0.25, 3600.0))
+      ->capture_default_str();
   app.add_option("--admin-token", options.admin_token,
                  "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
                  "without one the admin API is off")
@@ -114,6 +121,8 @@ int main(int argc, char** argv) {
   options.tick = std::chrono::milliseconds(tick_ms);
   options.cpu_fallback =
       std::chrono::milliseconds(static_cast<int64_t>(fallback_seconds * 1000));
+  options.queue_update = std::chrono::milliseconds(
+      static_cast<int64_t>(queue_update_seconds * 1000));
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;

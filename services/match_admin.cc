@@ -4,6 +4,7 @@
 
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
@@ -81,7 +82,7 @@ grpc::Status LiveMatches::Verify(const std::string& id,
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + MatchName(id));
+                 "no match named " + Quote(MatchName(id)));
   }
   if (!record.ok()) return FromStorage(record.status());
   out->Clear();

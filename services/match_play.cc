@@ -4,6 +4,7 @@
 
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
@@ -37,14 +38,20 @@ grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
                        std::string(engine::MoveErrorMessage(error)) +
                        "); legal pits: " + list,
                    md);
-    case engine::MoveError::kGameOver:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-                   "the match is over");
     case engine::MoveError::kNotActive:
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
                    "your seat is no longer in play (finished or resigned)");
+    case engine::MoveError::kGameOver:
+      break;
   }
-  return Error(grpc::StatusCode::INTERNAL, "INTERNAL", "unknown move error");
+  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
+               "the match is over");
+}
+
+// Request ids are scoped to (match, player): the store keys them per match,
+// so the player's id goes in front.
+std::string RequestKey(const SubmitMove& move) {
+  return move.request_id.empty() ? "" : move.player_id + "/" + move.request_id;
 }
 
 grpc::Status NotStarted(const storage::MatchRecord& rec) {
@@ -79,13 +86,15 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     if (!move.request_id.empty()) {
       // A repeat of a request gets the first answer, whatever happened
       // since; the move is never applied twice.
-      auto first = store_.FindMoveByRequestId(id, move.request_id);
+      auto first = store_.FindMoveByRequestId(id, RequestKey(move));
       if (first.ok()) {
-        if (!live->HoldsSeat(move.player_id, first->seat) ||
-            !out->ParseFromString(first->reply)) {
-          return Error(
-              grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-              "request_id '" + move.request_id + "' was used for another move");
+        if (first->pit != move.pit) {
+          return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
+                       "request_id " + Quote(move.request_id) +
+                           " was used for pit " + std::to_string(first->pit));
+        }
+        if (!out->ParseFromString(first->reply)) {
+          return FromStorage(absl::DataLossError("stored reply unreadable"));
         }
         return grpc::Status::OK;
       }
@@ -97,7 +106,9 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     const int pits = state.rules().pits;
     if (move.pit < 0 || move.pit >= pits) {
       return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
-                             {});
+                             rec.status == MatchStatus::kInProgress
+                                 ? state.LegalMoves()
+                                 : std::vector<int>{});
     }
     if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
     if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
@@ -115,7 +126,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     }
     if (grpc::Status s =
             Record(*live, seat, move.pit, v1::Move::CPU_REASON_UNSPECIFIED,
-                   move.request_id, out);
+                   RequestKey(move), out);
         !s.ok()) {
       return s;
     }

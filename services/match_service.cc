@@ -6,7 +6,8 @@
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
-#include "services/page_token.h"
+#include "services/field_limits.h"
+#include "services/move_pages.h"
 #include "services/player_service.h"
 #include "services/resource_names.h"
 
@@ -14,9 +15,11 @@ namespace mancala::services {
 using storage::SeatRecord;
 
 grpc::Status MatchServiceImpl::CallerAndMatch(
-    const grpc::ServerContext& context, const std::string& name,
-    const char* field, storage::PlayerRecord* caller, std::string* id) {
-  if (grpc::Status s = auth_.Authenticate(context, caller); !s.ok()) {
+    const grpc::ServerContextBase& context,
+    const google::protobuf::Message& request, Caller who,
+    const std::string& name, const char* field, storage::PlayerRecord* caller,
+    std::string* id) {
+  if (grpc::Status s = auth_.Admit(context, request, who, caller); !s.ok()) {
     return s;
   }
   return MatchIdFromName(name, field, id);
@@ -26,7 +29,9 @@ grpc::Status MatchServiceImpl::CreateMatch(
     grpc::ServerContext* context, const v1::CreateMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = auth_.Authenticate(*context, &caller); !s.ok()) {
+  if (grpc::Status s =
+          auth_.Admit(*context, *request, Caller::kPlayer, &caller);
+      !s.ok()) {
     return s;
   }
   NewMatch match;
@@ -51,25 +56,33 @@ grpc::Status MatchServiceImpl::CreateMatch(
         record.kind = SeatRecord::Kind::kPlayer;
         record.player_id = PlayerIdFromName(seat.player());
         if (record.player_id.empty()) {
-          return Invalid(where + ".player must be 'players/{player_id}'");
+          return InvalidName(where + ".player must be 'players/{player_id}'",
+                             seat.player());
         }
         if (record.player_id != caller.id) {
           auto invited = store_.GetPlayer(record.player_id);
           if (absl::IsNotFound(invited.status())) {
             return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                         where + ": no player named " + seat.player());
+                         where + ": no player named " + Quote(seat.player()));
           }
           if (!invited.ok()) return FromStorage(invited.status());
         }
         caller_seated |= record.player_id == caller.id;
         if (!seated.insert(record.player_id).second && match.ranked) {
-          return Invalid(where + ": " + seat.player() +
+          return Invalid(where + ": " + Quote(seat.player()) +
                          " already holds a seat; nobody holds two seats in a "
                          "ranked match");
         }
         break;
       }
       case v1::Seat::CPU:
+        if (match.ranked) {
+          // FindMatch refuses the same: a ranked match with a CPU seat
+          // could never be rated (docs/ratings.md "What is rated").
+          return Invalid(where +
+                         " is a CPU seat; a ranked match has only "
+                         "players (ask for a casual match)");
+        }
         record.kind = SeatRecord::Kind::kCpu;
         record.cpu_level =
             seat.cpu_level() == 0 ? engine::kDefaultCpuLevel : seat.cpu_level();
@@ -101,11 +114,10 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
                                         const v1::GetMatchRequest* request,
                                         v1::Match* response) {
   storage::PlayerRecord viewer;
-  if (grpc::Status s = auth_.AuthenticateOptional(*context, &viewer); !s.ok()) {
-    return s;
-  }
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok()) {
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kAnyone,
+                                      request->name(), "name", &viewer, &id);
+      !s.ok()) {
     return s;
   }
   return matches_.Get(id, viewer.id, response);
@@ -116,13 +128,14 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
                                           v1::SubmitMoveResponse* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->name(), "name", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
-  if (request->request_id().size() > 64) {
-    return Invalid("request_id must be at most 64 bytes");
+  if (request->has_expected_ply() && request->expected_ply() < 0) {
+    return Invalid("expected_ply must be >= 0, got " +
+                   std::to_string(request->expected_ply()));
   }
   services::SubmitMove move;
   move.player_id = caller.id;
@@ -137,62 +150,38 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
                                       v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->name(), "name", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
   return matches_.Resign(id, caller.id, response);
 }
 
-grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
+grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
                                          const v1::ListMovesRequest* request,
                                          v1::ListMovesResponse* response) {
+  storage::PlayerRecord viewer;
   std::string id;
-  if (grpc::Status s = MatchIdFromName(request->parent(), "parent", &id);
-      !s.ok()) {
-    return s;
-  }
-  int limit = 0;
-  if (grpc::Status s = PageSize(request->page_size(), 100, 1000, &limit);
-      !s.ok()) {
-    return s;
-  }
-  // The token holds the next ply, bound to this match.
-  int64_t from_ply = 1;
-  if (!request->page_token().empty()) {
-    std::vector<std::string> f;
-    if (grpc::Status s =
-            ReadPageToken(request->page_token(), "moves", id, 1, &f);
-        !s.ok()) {
-      return s;
-    }
-    if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
-  }
-  std::vector<v1::Move> moves;
-  bool finished = false;
   if (grpc::Status s =
-          matches_.ListMoves(id, from_ply, limit, &moves, &finished);
+          CallerAndMatch(*context, *request, Caller::kAnyone, request->parent(),
+                         "parent", &viewer, &id);
       !s.ok()) {
     return s;
   }
-  const int64_t next = moves.empty() ? from_ply : moves.back().ply() + 1;
-  const bool page_full = static_cast<int>(moves.size()) == limit;
-  for (v1::Move& m : moves) *response->add_moves() = std::move(m);
-  // A match in progress always gets a token, so a client can poll with it
-  // for moves recorded later; a finished match's last page gets none.
-  if (page_full || !finished) {
-    response->set_next_page_token(
-        EncodePageToken("moves", id, {std::to_string(next)}));
-  }
-  return grpc::Status::OK;
+  return ReadMovePage(
+      matches_,
+      {id, request->page_size(), request->page_token(), request->after_ply()},
+      response->mutable_moves(), response->mutable_next_page_token());
 }
 
 grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
                                          const v1::JoinMatchRequest* request,
                                          v1::Match* response) {
   storage::PlayerRecord caller;
-  if (grpc::Status s = auth_.Authenticate(*context, &caller); !s.ok()) {
+  if (grpc::Status s =
+          auth_.Admit(*context, *request, Caller::kPlayer, &caller);
+      !s.ok()) {
     return s;
   }
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
@@ -206,8 +195,8 @@ grpc::Status MatchServiceImpl::CancelMatch(
     v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->name(), "name", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -219,8 +208,8 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
                                        v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
-  if (grpc::Status s =
-          CallerAndMatch(*context, request->name(), "name", &caller, &id);
+  if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
+                                      request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -233,10 +222,11 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   auto sink = std::make_shared<WatchSink>();
   std::string id;
   storage::PlayerRecord viewer;
-  grpc::Status status = auth_.AuthenticateOptional(*context, &viewer);
-  if (status.ok()) status = MatchIdFromName(request->name(), "name", &id);
+  grpc::Status status = CallerAndMatch(*context, *request, Caller::kAnyone,
+                                       request->name(), "name", &viewer, &id);
   if (status.ok() && request->after_ply() < 0) {
-    status = Invalid("after_ply must be >= 0");
+    status = Invalid("after_ply must be >= 0, got " +
+                     std::to_string(request->after_ply()));
   }
   if (status.ok()) {
     status = matches_.Watch(id, viewer.id, request->after_ply(), sink);

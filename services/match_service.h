@@ -52,11 +52,14 @@ class MatchServiceImpl final
       const v1::WatchMatchRequest* request) override;
 
  private:
-  // The authenticated caller and the id of the match named `name` (request
-  // field `field`): UNAUTHENTICATED or INVALID_ARGUMENT otherwise.
-  grpc::Status CallerAndMatch(const grpc::ServerContext& context,
-                              const std::string& name, const char* field,
-                              storage::PlayerRecord* caller, std::string* id);
+  // Admit()s the request for `who` and reads the id of the match named
+  // `name` (request field `field`): the caller (empty if anonymous) and the
+  // id, or the first check's error.
+  grpc::Status CallerAndMatch(const grpc::ServerContextBase& context,
+                              const google::protobuf::Message& request,
+                              Caller who, const std::string& name,
+                              const char* field, storage::PlayerRecord* caller,
+                              std::string* id);
 
   storage::Store& store_;
   Authenticator& auth_;

@@ -22,8 +22,12 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   out->set_name(MatchName(rec.id));
   out->set_game(GameFromName(rec.game));
   for (const auto& [k, v] : rec.options) (*out->mutable_options())[k] = v;
-  (*out->mutable_options())["rotate_first_player"] =
-      std::string(engine::OnOff(rec.rotate_first_player));
+  // Only the game's own options: rotate_first_player is one for Mancala
+  // Basic (MB.4) alone; every game shows it as Match.rotate_first_player.
+  if (out->game() == v1::MANCALA_BASIC) {
+    (*out->mutable_options())["rotate_first_player"] =
+        std::string(engine::OnOff(rec.rotate_first_player));
+  }
   for (size_t i = 0; i < rec.seats.size(); ++i) {
     const SeatRecord& s = rec.seats[i];
     v1::Seat* seat = out->add_seats();
@@ -53,13 +57,19 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
       TimeUtil::MillisecondsToTimestamp(rec.created_at_ms);
   *out->mutable_update_time() =
       TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
+  if (live.ended()) {
+    *out->mutable_end_time() =
+        TimeUtil::MillisecondsToTimestamp(rec.ended_at_ms);
+  }
   out->set_ranked(rec.ranked);
   out->set_turn_time_limit_seconds(rec.turn_limit_s);
   if (playing && live.clock.deadline_ms() > 0) {
     *out->mutable_turn_deadline() =
         TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
   }
-  out->set_invite_code(rec.invite_code);
+  if (rec.status == MatchStatus::kWaiting) {
+    out->set_invite_code(rec.invite_code);
+  }
   out->set_creator(PlayerName(rec.created_by));
   out->set_rotate_first_player(rec.rotate_first_player);
   if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));

@@ -75,7 +75,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
     q.entries.push_back(std::move(entry));
     queue_of_[player_id] = key;
     FormGroups(q, now, &formed);
-    SendUpdates(q, now, /*force=*/true);
+    SendUpdates(q, now);
   }
   Start(std::move(formed));
   return grpc::Status::OK;
@@ -145,7 +145,7 @@ void Matchmaker::Tick() {
     const int64_t now = clock_.NowMs();
     for (auto& [key, q] : queues_) {
       FormGroups(q, now, &formed);
-      SendUpdates(q, now, /*force=*/false);
+      SendUpdates(q, now);
     }
   }
   Start(std::move(formed));
@@ -227,10 +227,18 @@ void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
   q.entries = std::move(left);
 }
 
-void Matchmaker::SendUpdates(Queue& q, int64_t now, bool force) {
+void Matchmaker::SendUpdates(Queue& q, int64_t now) {
+  const int searching = static_cast<int>(q.entries.size());
   for (Entry& e : q.entries) {
-    if (!force && now - e.last_update_ms < options_.update_every_ms) continue;
+    const int64_t since = now - e.last_update_ms;
+    // Due every update_every_ms, and soon after the count changed (a seed
+    // page shows "N searching" live), but at most every kMinUpdateGapMs.
+    const bool due = since >= options_.update_every_ms ||
+                     (searching != e.last_searching &&
+                      since >= MatchmakerOptions::kMinUpdateGapMs);
+    if (!due) continue;
     e.last_update_ms = now;
+    e.last_searching = searching;
     v1::FindMatchUpdate u;
     u.mutable_waiting()->set_searching(q.entries.size());
     u.mutable_waiting()->set_waited_seconds((now - e.enqueued_ms) / 1000);

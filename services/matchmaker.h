@@ -14,12 +14,15 @@
 // Matches are created through LiveMatches, so they have everything matches
 // have (clock, presence, CPU stand-in, rating). Time comes from the
 // injected Clock; Tick() widens windows, forms matches and sends each
-// searcher a QueueState at least every `update_every_ms`.
+// searcher a QueueState at once, whenever the number searching in its queue
+// changed (at most every kMinUpdateGapMs) and at least every
+// `update_every_ms`.
 // Thread-safety: all methods from any thread.
 
 #ifndef MANCALA_SERVICES_MATCHMAKER_H_
 #define MANCALA_SERVICES_MATCHMAKER_H_
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,6 +45,8 @@ struct MatchmakerOptions {
   double window_growth = 10;         // Rating points per second waited.
   int64_t cpu_fallback_ms = 60'000;  // 0 = never offer the CPU.
   int64_t update_every_ms = 5'000;
+  // Least time between two updates to one searcher (at most 4 a second).
+  static constexpr int64_t kMinUpdateGapMs = 250;
   int cpu_level = 2;  // Level of fallback CPU opponents.
 };
 
@@ -73,7 +78,9 @@ class Matchmaker {
     std::string player_id;
     double rating = 0;
     int64_t enqueued_ms = 0;
-    int64_t last_update_ms = 0;
+    // None sent yet: far in the past, so the first update is due at once.
+    int64_t last_update_ms = std::numeric_limits<int64_t>::min() / 2;
+    int last_searching = 0;  // `searching` in the last update.
     bool accept_cpu = false;
     std::shared_ptr<FindSink> sink;
   };
@@ -93,8 +100,7 @@ class Matchmaker {
   void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends QueueStates that are due (FindSink locks are taken under mu_).
-  void SendUpdates(Queue& q, int64_t now, bool force)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SendUpdates(Queue& q, int64_t now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Creates the matches (match locks) and tells the members: without mu_,
   // which is never held while taking a LiveMatches lock.
   void Start(std::vector<Formed> formed) ABSL_LOCKS_EXCLUDED(mu_);

@@ -1,6 +1,8 @@
 #include "services/matchmaking_service.h"
 
 #include "services/auth.h"
+#include "services/convert.h"
+#include "services/errors.h"
 
 namespace mancala::services {
 
@@ -9,7 +11,8 @@ MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
                                   const v1::FindMatchRequest* request) {
   auto sink = std::make_shared<FindSink>();
   storage::PlayerRecord player;
-  grpc::Status status = auth_.Authenticate(*context, &player);
+  grpc::Status status =
+      auth_.Admit(*context, *request, Caller::kPlayer, &player);
   Matchmaker* matchmaker = &matchmaker_;
   const std::string id = player.id;
   // Leaving: the stream ended (found, cancelled, or the client went away).
@@ -22,10 +25,12 @@ MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
 }
 
 grpc::Status MatchmakingServiceImpl::CancelFind(
-    grpc::ServerContext* context, const v1::CancelFindRequest*,
+    grpc::ServerContext* context, const v1::CancelFindRequest* request,
     v1::CancelFindResponse* response) {
   storage::PlayerRecord player;
-  if (grpc::Status s = auth_.Authenticate(*context, &player); !s.ok()) {
+  if (grpc::Status s =
+          auth_.Admit(*context, *request, Caller::kPlayer, &player);
+      !s.ok()) {
     return s;
   }
   response->set_cancelled(matchmaker_.Cancel(player.id));
@@ -33,8 +38,20 @@ grpc::Status MatchmakingServiceImpl::CancelFind(
 }
 
 grpc::Status MatchmakingServiceImpl::GetQueueStats(
-    grpc::ServerContext*, const v1::GetQueueStatsRequest* request,
+    grpc::ServerContext* context, const v1::GetQueueStatsRequest* request,
     v1::QueueStats* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          auth_.Admit(*context, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
+  if (request->game() != v1::GAME_UNSPECIFIED &&
+      !GameName(request->game()).has_value()) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
+                 "game must be GAME_UNSPECIFIED (every game), KALAH, OWARE, "
+                 "CONGKAK or MANCALA_BASIC");
+  }
   matchmaker_.Stats(request->game(), response);
   return grpc::Status::OK;
 }

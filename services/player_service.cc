@@ -3,28 +3,30 @@
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
-namespace {
-
-constexpr size_t kMaxDisplayName = 40;
-
-}  // namespace
 
 grpc::Status PlayerServiceImpl::CreatePlayer(
-    grpc::ServerContext*, const v1::CreatePlayerRequest* request,
+    grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
     v1::CreatePlayerResponse* response) {
-  const std::string& name = request->display_name();
-  if (name.size() > kMaxDisplayName) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
-                 "display_name is longer than 40 bytes");
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          auth_.Admit(*context, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
   }
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f) {
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
-                   "display_name must not contain control characters");
-    }
+  // The limit (40 code points) is checked by Admit; trimmed, the name must
+  // keep a visible character.
+  const std::string name = Trim(request->display_name());
+  if (name.empty() && !request->display_name().empty()) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
+                 "display_name must not be only white space");
+  }
+  if (HasControlCharacter(name)) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
+                 "display_name must not contain control characters");
   }
   storage::PlayerRecord player;
   player.id = NewId();
@@ -44,24 +46,25 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
 grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           const v1::GetPlayerRequest* request,
                                           v1::Player* response) {
-  if (request->name() == PlayerName("me")) {
-    storage::PlayerRecord me;
-    if (grpc::Status s = auth_.Authenticate(*context, &me); !s.ok()) {
-      return s;
-    }
+  storage::PlayerRecord me;
+  const bool mine = request->name() == PlayerName("me");
+  if (grpc::Status s = auth_.Admit(*context, *request,
+                             mine ? Caller::kPlayer : Caller::kAnyone, &me);
+      !s.ok()) {
+    return s;
+  }
+  if (mine) {
     ToProto(me, response);
     return grpc::Status::OK;
   }
   const std::string id = PlayerIdFromName(request->name());
   if (id.empty()) {
-    return Error(
-        grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-        "name must be 'players/{player_id}', got '" + request->name() + "'");
+    return InvalidName("name must be 'players/{player_id}'", request->name());
   }
   auto player = store_.GetPlayer(id);
   if (absl::IsNotFound(player.status())) {
     return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                 "no player named " + request->name());
+                 "no player named " + Quote(request->name()));
   }
   if (!player.ok()) return FromStorage(player.status());
   ToProto(*player, response);

@@ -3,27 +3,44 @@
 #include <limits>
 
 #include "ratings/glicko2.h"
+#include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 #include "services/page_token.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
+namespace {
 
-grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext*,
+// NOT_FOUND (PLAYER_NOT_FOUND) unless the player exists: GetRating and
+// GetRatingHistory answer alike for unknown players.
+grpc::Status KnownPlayer(storage::Store& store, const std::string& id) {
+  auto known = store.GetPlayer(id);
+  if (absl::IsNotFound(known.status())) {
+    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                 "no player named " + Quote(PlayerName(id)));
+  }
+  return known.ok() ? grpc::Status::OK : FromStorage(known.status());
+}
+
+}  // namespace
+
+grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* context,
                                           const v1::GetRatingRequest* request,
                                           v1::Rating* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::string player, game;
   if (grpc::Status s = RatingFromName(request->name(), &player, &game);
       !s.ok()) {
     return s;
   }
-  auto known = store_.GetPlayer(player);
-  if (absl::IsNotFound(known.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                 "no player named " + PlayerName(player));
-  }
-  if (!known.ok()) return FromStorage(known.status());
+  if (grpc::Status s = KnownPlayer(store_, player); !s.ok()) return s;
   auto found = store_.GetRatings(game, {player});
   if (!found.ok()) return FromStorage(found.status());
   storage::RatingRecord r;
@@ -40,8 +57,14 @@ grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext*,
 }
 
 grpc::Status RatingServiceImpl::ListLeaderboard(
-    grpc::ServerContext*, const v1::ListLeaderboardRequest* request,
+    grpc::ServerContext* context, const v1::ListLeaderboardRequest* request,
     v1::ListLeaderboardResponse* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::optional<std::string> game = GameName(request->game());
   if (!game.has_value()) {
     return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
@@ -87,8 +110,14 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
 }
 
 grpc::Status RatingServiceImpl::GetRatingHistory(
-    grpc::ServerContext*, const v1::GetRatingHistoryRequest* request,
+    grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
     v1::GetRatingHistoryResponse* response) {
+  storage::PlayerRecord caller;
+  if (grpc::Status s =
+          Admit(*context, store_, *request, Caller::kAnyone, &caller);
+      !s.ok()) {
+    return s;
+  }
   std::string player, game;
   if (grpc::Status s = RatingFromName(request->name(), &player, &game);
       !s.ok()) {
@@ -99,6 +128,7 @@ grpc::Status RatingServiceImpl::GetRatingHistory(
       !s.ok()) {
     return s;
   }
+  if (grpc::Status s = KnownPlayer(store_, player); !s.ok()) return s;
   std::optional<storage::Cursor> after;
   if (!request->page_token().empty()) {
     storage::Cursor cursor;

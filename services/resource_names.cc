@@ -4,8 +4,14 @@
 
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/field_limits.h"
 
 namespace mancala::services {
+
+grpc::Status InvalidName(const std::string& rule, const std::string& name) {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
+               rule + ", got " + Quote(name));
+}
 namespace {
 
 constexpr std::string_view kPlayers = "players/";
@@ -44,9 +50,8 @@ grpc::Status MatchIdFromName(const std::string& name, const char* field,
                              std::string* id) {
   *id = IdAfter(name, kMatches);
   if (id->empty()) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-                 std::string(field) + " must be 'matches/{match_id}', got '" +
-                     name + "'");
+    return InvalidName(std::string(field) + " must be 'matches/{match_id}'",
+                       name);
   }
   return grpc::Status::OK;
 }
@@ -56,14 +61,15 @@ grpc::Status RatingFromName(const std::string& name, std::string* player_id,
   const size_t mid = name.find(kRatings);
   if (name.compare(0, kPlayers.size(), kPlayers) != 0 ||
       mid == std::string::npos || mid <= kPlayers.size()) {
-    return Invalid("name must be 'players/{player_id}/ratings/{game}', got '" +
-                   name + "'");
+    return InvalidName("name must be 'players/{player_id}/ratings/{game}'",
+                       name);
   }
   *player_id = name.substr(kPlayers.size(), mid - kPlayers.size());
   *game = name.substr(mid + kRatings.size());
   if (GameFromName(*game) == v1::GAME_UNSPECIFIED) {
-    return Invalid("game in '" + name +
-                   "' must be kalah, oware, congkak or mancala_basic");
+    return InvalidName(
+        "the game of a rating must be kalah, oware, congkak or mancala_basic",
+        *game);
   }
   return grpc::Status::OK;
 }

@@ -19,6 +19,10 @@ std::string MatchName(const std::string& match_id);
 // "players/{player_id}/ratings/{game}"; `game` is the engine wire name.
 std::string RatingName(const std::string& player_id, const std::string& game);
 
+// INVALID_ARGUMENT (INVALID_NAME): `rule` says what the name must be; the
+// message quotes a short prefix of `name`.
+grpc::Status InvalidName(const std::string& rule, const std::string& name);
+
 // The id in "players/{id}", or "" if `name` is not of that form.
 std::string PlayerIdFromName(const std::string& name);
 
@@ -28,7 +32,8 @@ grpc::Status MatchIdFromName(const std::string& name, const char* field,
                              std::string* id);
 
 // The player id and game wire name in "players/{player_id}/ratings/{game}";
-// INVALID_ARGUMENT if `name` is not of that form or the game is unknown.
+// INVALID_ARGUMENT (INVALID_NAME) if `name` is not of that form or the game
+// is unknown.
 grpc::Status RatingFromName(const std::string& name, std::string* player_id,
                             std::string* game);
 

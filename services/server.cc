@@ -21,6 +21,7 @@
 #include "services/player_service.h"
 #include "services/rating_service.h"
 #include "services/rpc_log.h"
+#include "services/unparsed_request.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::services {
@@ -141,6 +142,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   mm.window_growth = options.rating_window_growth;
   mm.cpu_fallback_ms = options.cpu_fallback.count();
   mm.cpu_level = options.standin_level;
+  mm.update_every_ms = options.queue_update.count();
   impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
                                                   *impl->clock, mm);
   impl->matchmaking_service =
@@ -162,6 +164,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
+  interceptors.push_back(UnparsedRequestInterceptorFactory());
   interceptors.push_back(NewRpcInterceptorFactory(&impl->metrics));
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   impl->server = builder.BuildAndStart();

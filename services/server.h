@@ -58,6 +58,8 @@ struct ServerOptions {
   // the server's own few fixed threads (ticker, CPU players, watch fan-out).
   int max_threads = 128;
   int fanout_threads = 2;  // Threads that feed watch streams.
+  // Longest time between two queue updates to a searcher.
+  std::chrono::milliseconds queue_update{5'000};
 };
 
 class Server {

@@ -525,6 +525,9 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   if (f.ranked.has_value()) add("m.ranked = :ranked");
   if (f.created_from_ms) add("m.created_at_ms >= :cfrom");
   if (f.created_to_ms) add("m.created_at_ms < :cto");
+  if (f.ended_from_ms || f.ended_to_ms) {
+    add("m.status IN ('finished', 'aborted', 'cancelled')");
+  }
   if (f.ended_from_ms) add("m.ended_at_ms >= :efrom");
   if (f.ended_to_ms) add("m.ended_at_ms < :eto");
   const std::string id_col = f.player_id.empty() ? "m.id" : "p.match_id";
@@ -545,14 +548,10 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
           if (!f.game.empty()) q->bind(":game", f.game);
           if (f.status.has_value()) q->bind(":status", StatusName(*f.status));
           if (f.ranked.has_value()) q->bind(":ranked", *f.ranked ? 1 : 0);
-          if (f.created_from_ms)
-            q->bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
-          if (f.created_to_ms)
-            q->bind(":cto", static_cast<int64_t>(f.created_to_ms));
-          if (f.ended_from_ms)
-            q->bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
-          if (f.ended_to_ms)
-            q->bind(":eto", static_cast<int64_t>(f.ended_to_ms));
+          if (f.created_from_ms) q->bind(":cfrom", *f.created_from_ms);
+          if (f.created_to_ms) q->bind(":cto", *f.created_to_ms);
+          if (f.ended_from_ms) q->bind(":efrom", *f.ended_from_ms);
+          if (f.ended_to_ms) q->bind(":eto", *f.ended_to_ms);
           if (after.has_value()) {
             q->bind(":atime", static_cast<int64_t>(after->time_ms));
             q->bind(":aid", after->id);

@@ -122,14 +122,17 @@ struct AuditRecord {
   std::string reason;
 };
 
-// Filter for ListMatches; empty / unset fields do not filter.
+// Filter for ListMatches; empty / unset fields do not filter. Times are
+// [from, to) and any value, 0 included, filters. An end-time bound passes
+// only matches that have ended (finished, aborted or cancelled), never one
+// waiting or in progress.
 struct MatchFilter {
   std::string player_id;
   std::string game;
   std::optional<MatchStatus> status;
   std::optional<bool> ranked;
-  int64_t created_from_ms = 0, created_to_ms = 0;  // [from, to); 0 = open.
-  int64_t ended_from_ms = 0, ended_to_ms = 0;
+  std::optional<int64_t> created_from_ms, created_to_ms;
+  std::optional<int64_t> ended_from_ms, ended_to_ms;
 };
 
 // Keyset position for newest-first listings: rows strictly older than

@@ -35,7 +35,8 @@ def describe_result(match, my_seat):
         outcome = "you won"
     else:
         outcome = "the CPU won"
-    return f"result: {outcome}, scores {scores} ({result.end_reason})"
+    reason = game_pb2.EndReason.Name(result.end_reason).lower()
+    return f"result: {outcome}, scores {scores} ({reason})"
 
 
 def play(server, name, level):

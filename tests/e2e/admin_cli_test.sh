@@ -55,7 +55,7 @@ echo "$out"
 expect_fail "FAILED_PRECONDITION" a void "$MATCH" --reason again
 expect_fail "--reason is required" a void "$MATCH"
 expect_fail "NOT_FOUND" a verify matches/0123
-expect_fail "PERMISSION_DENIED" env MANCALA_ADMIN_TOKEN=wrong \
+expect_fail "UNAUTHENTICATED" env MANCALA_ADMIN_TOKEN=wrong \
   "$MANCALA" admin audit --server "$S"
 expect_fail "set MANCALA_ADMIN_TOKEN" env -u MANCALA_ADMIN_TOKEN \
   "$MANCALA" admin matches --server "$S"

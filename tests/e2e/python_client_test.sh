@@ -42,7 +42,7 @@ result = match["result"]
 scores = result["scores"]
 winner = result.get("winner", 0)
 outcome = {-1: "a draw", 0: "you won", 1: "the CPU won"}[winner]
-want = f"result: {outcome}, scores {scores[0]}-{scores[1]} ({result['end_reason']})"
+want = f"result: {outcome}, scores {scores[0]}-{scores[1]} ({result['end_reason'].lower()})"
 assert lines[-1] == want, (lines[-1], want)
 assert sum(scores) == 48, scores  # Kalah 6 pits x 4 seeds x 2 sides.
 print(f"{len(stored)} moves and the result match the stored match")

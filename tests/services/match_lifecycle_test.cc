@@ -89,9 +89,10 @@ TEST_F(LifecycleTest, InviteCodeFillsTheOpenSeatAndStartsTheMatch) {
   EXPECT_EQ(joined.seats(1).display_name(), "B");
   EXPECT_TRUE(joined.invite_code().empty());
   EXPECT_EQ(joined.to_move(), 0);
-  // The code is spent.
+  // The last open seat is taken: the code still finds the match, full.
   s = Join(c, m.invite_code(), &joined);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ErrorReason(s), "MATCH_FULL");
   EXPECT_TRUE(Move(a, m.name(), 0, &resp).ok());
 }
 

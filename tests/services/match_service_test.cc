@@ -95,7 +95,7 @@ TEST_F(MatchTest, CpuRepliesAndAWholeKalahMatchEnds) {
   ASSERT_TRUE(NewMatchVsCpu(me, v1::KALAH, &m).ok());
   v1::Match end = PlayToEnd(me, m.name(), 0);
   ASSERT_EQ(end.state(), v1::Match::FINISHED);
-  EXPECT_EQ(end.result().end_reason(), "side_empty");
+  EXPECT_EQ(end.result().end_reason(), v1::SIDE_EMPTY);
   EXPECT_EQ(end.result().scores(0) + end.result().scores(1), 48);
   EXPECT_EQ(end.to_move(), -1);
   EXPECT_TRUE(end.legal_pits().empty());
@@ -262,7 +262,7 @@ TEST_F(MatchTest, ResignLosesAndAFinishedMatchTakesNoMoves) {
   auto ctx = Ctx(me.token);
   ASSERT_TRUE(matches_->Resign(ctx.get(), req, &after).ok());
   EXPECT_EQ(after.state(), v1::Match::FINISHED);
-  EXPECT_EQ(after.result().end_reason(), "resignation");
+  EXPECT_EQ(after.result().end_reason(), v1::RESIGNATION);
   EXPECT_EQ(std::vector<int>(after.result().ranks().begin(),
                              after.result().ranks().end()),
             (std::vector<int>{2, 1}));
@@ -329,7 +329,7 @@ TEST_F(MatchTest, FourSeatMancalaBasicPlaysThroughToAllRanks) {
   EXPECT_EQ(m.board().sides_size(), 4);
   v1::Match end = PlayToEnd(me, m.name(), 0);
   ASSERT_EQ(end.state(), v1::Match::FINISHED);
-  EXPECT_EQ(end.result().end_reason(), "all_ranks_determined");
+  EXPECT_EQ(end.result().end_reason(), v1::ALL_RANKS_DETERMINED);
   std::vector<int> ranks(end.result().ranks().begin(),
                          end.result().ranks().end());
   std::sort(ranks.begin(), ranks.end());

@@ -41,16 +41,31 @@ TEST_F(PlayerServiceTest, TokensDifferAndOnlyTheirHashIsKept) {
 }
 
 TEST_F(PlayerServiceTest, BadDisplayNamesAreInvalidArgument) {
-  for (const std::string& name :
-       {std::string(41, 'x'), std::string("tab\there")}) {
+  // 41 characters (82 bytes) is too long; 40 (80 bytes) is fine.
+  const std::pair<std::string, std::string> cases[] = {
+      {"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+       "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+       "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+       "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+       "\u00e9",
+       "FIELD_TOO_LONG"},
+      {"tab\there", "INVALID_DISPLAY_NAME"},
+      {" \u3000 ", "INVALID_DISPLAY_NAME"}};
+  for (const auto& [name, reason] : cases) {
     v1::CreatePlayerRequest req;
     req.set_display_name(name);
     v1::CreatePlayerResponse resp;
     auto ctx = Ctx();
     grpc::Status s = players_->CreatePlayer(ctx.get(), req, &resp);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
-    EXPECT_EQ(services::ErrorReason(s), "INVALID_DISPLAY_NAME");
+    EXPECT_EQ(services::ErrorReason(s), reason) << name;
   }
+  v1::CreatePlayerRequest req;
+  req.set_display_name(cases[0].first.substr(2));  // 40 characters.
+  v1::CreatePlayerResponse resp;
+  auto ctx = Ctx();
+  ASSERT_TRUE(players_->CreatePlayer(ctx.get(), req, &resp).ok());
+  EXPECT_EQ(resp.player().display_name(), req.display_name());
 }
 
 TEST_F(PlayerServiceTest, UnknownAndMalformedPlayerNames) {

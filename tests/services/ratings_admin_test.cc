@@ -133,14 +133,14 @@ TEST_F(RatingsTest, ARankedWinIsRatedWithExactGlicko2Numbers) {
 
 TEST_F(RatingsTest, CasualCpuAndNoShowMatchesAreNotRated) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
-  // Casual.
+  // Casual, and casual against the CPU.
   v1::Match casual = Create({&a, &b}, v1::KALAH, false);
   MoveOk(a, casual.name(), 0);
   MoveOk(b, casual.name(), 0);
   EXPECT_EQ(ResignOk(b, casual.name()).state(), v1::Match::FINISHED);
-  // Ranked against the CPU.
-  v1::Match cpu = Create({&a, nullptr}, v1::KALAH, true);
+  v1::Match cpu = Create({&a, nullptr}, v1::KALAH, false);
   EXPECT_EQ(ResignOk(a, cpu.name()).state(), v1::Match::FINISHED);
+  // (Ranked against the CPU is refused at CreateMatch: tests/clients.)
   // Ranked, but B never moves: aborted.
   v1::Match noshow = Create({&a, &b}, v1::KALAH, true);
   MoveOk(a, noshow.name(), 0);
@@ -367,7 +367,7 @@ TEST_F(RatingsTest, MatchHistoryAndVerifyShowTheWholeRecord) {
   auto ctx2 = AdminCtx();
   ASSERT_TRUE(admin_->VerifyMatch(ctx2.get(), v, &vr).ok());
   EXPECT_TRUE(vr.consistent()) << vr.detail();
-  EXPECT_EQ(vr.stored_result().end_reason(), "resignation");
+  EXPECT_EQ(vr.stored_result().end_reason(), v1::RESIGNATION);
 }
 
 TEST_F(RatingsTest, PagingThroughMatchesWhileNewOnesArriveReturnsEachOnce) {
@@ -420,7 +420,7 @@ TEST_F(RatingsTest, ListMatchesFiltersByStateRankingAndTime) {
   ASSERT_EQ(resp.matches_size(), 1);
   EXPECT_TRUE(resp.matches(0).ranked());
   req.Clear();
-  req.set_ranking("casual");
+  req.set_ranking(v1::ListMatchesRequest::CASUAL);
   resp.Clear();
   auto c2 = AdminCtx();
   ASSERT_TRUE(admin_->ListMatches(c2.get(), req, &resp).ok());
