@@ -4,9 +4,27 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <thread>
 
 #include "services/server.h"
+#include "storage/open_store.h"
+
+namespace {
+
+// postgresql://user:secret@host/db -> postgresql://user:***@host/db, for logs.
+std::string RedactPassword(std::string url) {
+  const size_t scheme = url.find("://");
+  const size_t at = url.find('@', scheme == std::string::npos ? 0 : scheme);
+  if (scheme == std::string::npos || at == std::string::npos) return url;
+  const size_t colon = url.find(':', scheme + 3);
+  if (colon != std::string::npos && colon < at) {
+    url.replace(colon + 1, at - colon - 1, "***");
+  }
+  return url;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   mancala::services::ServerOptions options;
@@ -18,8 +36,19 @@ int main(int argc, char** argv) {
   app.add_option("--listen", options.address,
                  "host:port to serve on; port 0 picks a free port")
       ->capture_default_str();
+  std::string storage = "sqlite";
   app.add_option("--db", options.db_path,
-                 "SQLite database file (created if missing)")
+                 "SQLite database file (created if missing), or a "
+                 "postgresql:// URL")
+      ->capture_default_str();
+  app.add_option("--storage", storage,
+                 "sqlite (the --db file), or postgres: the URL is read from "
+                 "MANCALAD_DATABASE_URL, out of process listings")
+      ->check(CLI::IsMember({"sqlite", "postgres"}))
+      ->capture_default_str();
+  app.add_option("--db-pool", options.db_pool_size,
+                 "PostgreSQL: connections in the fixed pool")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   app.add_option("--cpu-threads", options.cpu_threads,
                  "threads that play the computer's moves")
@@ -63,6 +92,16 @@ int main(int argc, char** argv) {
                  "without one the admin API is off")
       ->envname("MANCALAD_ADMIN_TOKEN");
   CLI11_PARSE(app, argc, argv);
+  if (storage == "postgres") {
+    const char* url = std::getenv("MANCALAD_DATABASE_URL");
+    if (url == nullptr || *url == '\0') {
+      spdlog::error(
+          "--storage postgres needs MANCALAD_DATABASE_URL "
+          "(postgresql://user@host:port/dbname)");
+      return 2;
+    }
+    options.db_path = url;
+  }
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace =
       std::chrono::milliseconds(static_cast<int64_t>(grace_seconds * 1000));
@@ -84,7 +123,9 @@ int main(int argc, char** argv) {
   }
   // The line scripts and tests wait for; keep its shape.
   spdlog::info("mancalad listening on port {} (database {})", (*server)->port(),
-               options.db_path);
+               mancala::storage::IsPostgresUrl(options.db_path)
+                   ? RedactPassword(options.db_path)
+                   : options.db_path);
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);

@@ -3,6 +3,7 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <spdlog/spdlog.h>
 
 #include <condition_variable>
 #include <filesystem>
@@ -16,14 +17,15 @@
 #include "services/matchmaking_service.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
-#include "storage/sqlite_store.h"
+#include "storage/open_store.h"
 
 namespace mancala::services {
 
 struct Server::Impl {
   SystemClock system_clock;
   const Clock* clock = nullptr;
-  std::unique_ptr<storage::SqliteStore> store;
+  std::unique_ptr<storage::Store> store;
+  std::function<absl::Status()> ping;  // Empty for SQLite.
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -40,6 +42,7 @@ struct Server::Impl {
   std::condition_variable tick_cv;
   bool stopping = false;
   std::thread ticker;
+  std::thread prober;  // Health: PostgreSQL only.
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -50,14 +53,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const ServerOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock ? options.clock : &impl->system_clock;
-  if (options.db_path != ":memory:") {
+  if (options.db_path != ":memory:" &&
+      !storage::IsPostgresUrl(options.db_path)) {
     std::error_code ec;
     auto dir = std::filesystem::path(options.db_path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   }
-  auto store = storage::SqliteStore::Open(options.db_path);
+  auto store = storage::OpenStore(options.db_path, options.db_pool_size);
   if (!store.ok()) return store.status();
-  impl->store = *std::move(store);
+  impl->store = std::move(store->store);
+  impl->ping = std::move(store->ping);
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
@@ -114,6 +119,31 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       }
     });
   }
+  if (impl->ping) {
+    Impl* p = impl.get();
+    const auto every = options.health_probe;
+    p->prober = std::thread([p, every] {
+      grpc::HealthCheckServiceInterface* health =
+          p->server->GetHealthCheckService();
+      bool serving = true;
+      std::unique_lock lock(p->tick_mu);
+      while (!p->tick_cv.wait_for(lock, every, [p] { return p->stopping; })) {
+        lock.unlock();
+        absl::Status s = p->ping();
+        if (s.ok() != serving) {
+          serving = s.ok();
+          health->SetServingStatus(serving);
+          if (serving) {
+            spdlog::info("database answers again: serving");
+          } else {
+            spdlog::warn("database unreachable, not serving: {}",
+                         std::string(s.message()));
+          }
+        }
+        lock.lock();
+      }
+    });
+  }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
@@ -135,6 +165,7 @@ void Server::Shutdown() {
   }
   impl_->tick_cv.notify_all();
   if (impl_->ticker.joinable()) impl_->ticker.join();
+  if (impl_->prober.joinable()) impl_->prober.join();
   impl_->cpu.reset();  // No CPU move starts after this.
   // Open watch streams end first, so Shutdown does not wait for them.
   impl_->matches->CloseWatchers();

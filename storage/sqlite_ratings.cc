@@ -182,6 +182,7 @@ absl::Status SqliteStore::VoidMatch(const std::string& match_id,
                                     const AuditRecord& audit) {
   std::lock_guard lock(mu_);
   try {
+    ResetStatements();
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& v = Prepare(
         "UPDATE matches SET voided = 1, void_reason = ? WHERE id = ? AND "

@@ -6,49 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "storage/record_names.h"
 #include "storage/schema.h"
 #include "storage/sqlite_errors.h"
 
 namespace mancala::storage {
 namespace {
-
-constexpr std::pair<MatchStatus, const char*> kStatusNames[] = {
-    {MatchStatus::kWaiting, "waiting"},
-    {MatchStatus::kInProgress, "in_progress"},
-    {MatchStatus::kFinished, "finished"},
-    {MatchStatus::kCancelled, "cancelled"},
-    {MatchStatus::kAborted, "aborted"},
-};
-const char* StatusName(MatchStatus s) {
-  for (const auto& [status, name] : kStatusNames) {
-    if (status == s) return name;
-  }
-  return "in_progress";
-}
-MatchStatus ParseStatus(const std::string& s) {
-  for (const auto& [status, name] : kStatusNames) {
-    if (s == name) return status;
-  }
-  return MatchStatus::kInProgress;
-}
-
-constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
-    {SeatRecord::Kind::kPlayer, "player"},
-    {SeatRecord::Kind::kCpu, "cpu"},
-    {SeatRecord::Kind::kOpen, "open"},
-};
-const char* SeatKindName(SeatRecord::Kind k) {
-  for (const auto& [kind, name] : kSeatKinds) {
-    if (kind == k) return name;
-  }
-  return "open";
-}
-SeatRecord::Kind ParseSeatKind(const std::string& s) {
-  for (const auto& [kind, name] : kSeatKinds) {
-    if (s == name) return kind;
-  }
-  return SeatRecord::Kind::kOpen;
-}
 
 // Binds a string, or NULL when it is empty (nullable unique columns).
 void BindOrNull(SQLite::Statement& q, int index, const std::string& value) {
@@ -107,13 +70,20 @@ SqliteStore::~SqliteStore() {
 }
 
 SQLite::Statement& SqliteStore::Prepare(const std::string& sql) {
+  ResetStatements();
   auto& slot = statements_[sql];
   if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql.c_str());
-  // tryReset: reset() would rethrow the error of the statement's last
-  // failed run, which was already reported.
-  slot->tryReset();
   slot->clearBindings();
   return *slot;
+}
+
+void SqliteStore::ResetStatements() {
+  // A statement left stepped keeps the connection's read snapshot open: it
+  // would hide another process's commits, and the next write transaction
+  // would fail at once with SQLITE_BUSY (two stores on one file). tryReset:
+  // reset() would rethrow the error of a statement's last failed run, which
+  // was already reported.
+  for (auto& [text, statement] : statements_) statement->tryReset();
 }
 
 absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
@@ -210,6 +180,7 @@ void SqliteStore::WriteSeats(const MatchRecord& m) {
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
   std::lock_guard lock(mu_);
   try {
+    ResetStatements();
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
         "INSERT INTO matches (id, game, options, first_seat, status, ply, "
@@ -257,6 +228,7 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
 absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
   std::lock_guard lock(mu_);
   try {
+    ResetStatements();
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
         "UPDATE matches SET status = ?, invite_code = ?, updated_at_ms = ?, "
@@ -361,6 +333,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
   std::lock_guard lock(mu_);
   try {
+    ResetStatements();
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The ply check makes the append conditional: a stale or repeated
     // append changes no row and is refused (DESIGN.md "path of a move").

@@ -85,6 +85,9 @@ class SqliteStore final : public Store {
   // The statement for `sql`, prepared on first use and reset for reuse.
   // Requires mu_.
   SQLite::Statement& Prepare(const std::string& sql);
+  // Resets every prepared statement (ends the connection's read snapshot).
+  // Requires mu_.
+  void ResetStatements();
   // Replaces the seats rows of `match` (and its players' history index).
   // Requires mu_ and a transaction.
   void WriteSeats(const MatchRecord& match);

@@ -1,17 +1,19 @@
 // Durable records of players, matches and moves.
 //
-// Store is the storage interface the services use; SqliteStore (sqlite_store.h)
-// implements it today. It speaks in plain records, free of SQL, so another
-// backend can follow.
+// Store is the storage interface the services use; SqliteStore
+// (sqlite_store.h) and PgStore (pg_store.h) implement it, and
+// tests/storage/store_contract_test.cc holds both to this contract. It speaks
+// in plain records, free of SQL.
 //
 // Contract:
 // - Every method is atomic: it either happens entirely or not at all.
 // - A method returns OK, or a status: NOT_FOUND (no such record),
 //   ALREADY_EXISTS (duplicate id or token hash), ABORTED (AppendMove found the
-//   match at another ply: a stale or duplicate append), INTERNAL (the
-//   database failed; the message says how).
+//   match at another ply: a stale or duplicate append), UNAVAILABLE (the
+//   database cannot be reached now; the call may succeed later), INTERNAL
+//   (the database failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
-//   process (SQLite WAL with synchronous=FULL).
+//   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
 //
 // Times are milliseconds since the Unix epoch (UTC).

@@ -1,0 +1,33 @@
+// Opens the store mancalad was started with: PostgreSQL for a
+// postgres:// or postgresql:// URL, otherwise a SQLite file (or ":memory:").
+
+#ifndef MANCALA_STORAGE_OPEN_STORE_H_
+#define MANCALA_STORAGE_OPEN_STORE_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "storage/store.h"
+
+namespace mancala::storage {
+
+struct OpenedStore {
+  std::unique_ptr<Store> store;
+  // Answers whether the database is reachable now (health checks); empty for
+  // an embedded database, which always is.
+  std::function<absl::Status()> ping;
+};
+
+// True for a postgres:// or postgresql:// URL.
+bool IsPostgresUrl(const std::string& db);
+
+// `pool_size` connections for PostgreSQL (ignored for SQLite).
+// UNAVAILABLE if the database cannot be reached or opened;
+// FAILED_PRECONDITION for a foreign or newer schema, or a PostgreSQL URL in a
+// build without libpqxx.
+absl::StatusOr<OpenedStore> OpenStore(const std::string& db, int pool_size);
+
+}  // namespace mancala::storage
+
+#endif  // MANCALA_STORAGE_OPEN_STORE_H_
