@@ -50,6 +50,16 @@ int main(int argc, char** argv) {
                  "PostgreSQL: connections in the fixed pool")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  app.add_option("--db-busy-timeout-ms", options.db_busy_timeout_ms,
+                 "how long a write waits while another process locks the "
+                 "database before the call answers UNAVAILABLE (ms; "
+                 "PostgreSQL: the sessions' lock_timeout)")
+      ->check(CLI::Range(0, 600000))
+      ->capture_default_str();
+  app.add_option("--db-readers", options.db_read_connections,
+                 "SQLite: read-only database connections serving reads")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   app.add_option("--cpu-threads", options.cpu_threads,
                  "threads that play the computer's moves")
       ->check(CLI::Range(1, 64))

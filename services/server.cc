@@ -59,7 +59,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     auto dir = std::filesystem::path(options.db_path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   }
-  auto store = storage::OpenStore(options.db_path, options.db_pool_size);
+  storage::StoreOptions store_options;
+  store_options.pool_size = options.db_pool_size;
+  store_options.sqlite.busy_timeout_ms = options.db_busy_timeout_ms;
+  store_options.sqlite.read_connections = options.db_read_connections;
+  auto store = storage::OpenStore(options.db_path, store_options);
   if (!store.ok()) return store.status();
   impl->store = std::move(store->store);
   impl->ping = std::move(store->ping);

@@ -27,6 +27,11 @@ struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
   // SQLite file (":memory:" for tests) or a postgresql:// URL.
   std::string db_path = "var/mancala.db";
+  // SQLite: how long a write waits for a lock another process holds on the
+  // database before the RPC answers UNAVAILABLE (ms); read-only database
+  // connections serving reads (storage/sqlite_store.h).
+  int db_busy_timeout_ms = 5000;
+  int db_read_connections = 4;
   int db_pool_size = 8;  // PostgreSQL connections (fixed pool).
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
@@ -55,7 +60,8 @@ struct ServerOptions {
 class Server {
  public:
   // UNAVAILABLE if the database cannot be opened or the address bound;
-  // FAILED_PRECONDITION for a database of a newer schema.
+  // FAILED_PRECONDITION for a database of a newer schema or one another
+  // server holds (the message names the lock file and its pid).
   static absl::StatusOr<std::unique_ptr<Server>> Start(
       const ServerOptions& options);
   ~Server();  // Shuts down if still serving.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "storage/sqlite_store.h"
 #include "storage/store.h"
 
 namespace mancala::storage {
@@ -19,14 +20,21 @@ struct OpenedStore {
   std::function<absl::Status()> ping;
 };
 
+struct StoreOptions {
+  int pool_size = 8;  // PostgreSQL: connections in the fixed pool.
+  // SQLite only. Its busy_timeout_ms is PostgreSQL's lock_timeout too: how
+  // long a write waits for a lock another session holds before UNAVAILABLE.
+  SqliteStoreOptions sqlite;
+};
+
 // True for a postgres:// or postgresql:// URL.
 bool IsPostgresUrl(const std::string& db);
 
-// `pool_size` connections for PostgreSQL (ignored for SQLite).
 // UNAVAILABLE if the database cannot be reached or opened;
 // FAILED_PRECONDITION for a foreign or newer schema, or a PostgreSQL URL in a
 // build without libpqxx.
-absl::StatusOr<OpenedStore> OpenStore(const std::string& db, int pool_size);
+absl::StatusOr<OpenedStore> OpenStore(const std::string& db,
+                                      const StoreOptions& options = {});
 
 }  // namespace mancala::storage
 

@@ -25,6 +25,17 @@ bool StartsWith(const std::string& s, const char* prefix) {
 
 }  // namespace
 
+bool ConnectionLost(const std::exception& e) {
+  if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr ||
+      dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr ||
+      dynamic_cast<const pqxx::statement_completion_unknown*>(&e) != nullptr) {
+    return true;
+  }
+  const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e);
+  return sql != nullptr && (StartsWith(sql->sqlstate(), "08") ||
+                            StartsWith(sql->sqlstate(), "57P"));
+}
+
 absl::Status FromPqxx(const std::exception& e, const char* what, bool* retry) {
   *retry = false;
   const std::string message = std::string(what) + ": " + e.what();
@@ -53,6 +64,9 @@ absl::Status FromPqxx(const std::exception& e, const char* what, bool* retry) {
       return absl::UnavailableError("database contention: " + message);
     }
     if (StartsWith(state, "23")) return absl::AlreadyExistsError(message);
+    if (state == "55P03") {  // lock_not_available: lock_timeout passed.
+      return absl::UnavailableError("database locked elsewhere: " + message);
+    }
     // 08: connection exceptions; 57P0x: the server is shutting down.
     if (StartsWith(state, "08") || StartsWith(state, "57P")) {
       return absl::UnavailableError("database unavailable: " + message);
@@ -151,13 +165,14 @@ absl::Status PgPool::Run(
     absl::StatusOr<int> slot = Acquire();
     if (!slot.ok()) return slot.status();
     absl::Status status;
-    bool retry = false;
+    bool retry = false, lost = false;
     try {
       status = body(*conns_[*slot]);
     } catch (const std::exception& e) {
       status = FromPqxx(e, what, &retry);
+      lost = ConnectionLost(e);
     }
-    Release(*slot, absl::IsUnavailable(status) && !retry);
+    Release(*slot, lost);
     if (!retry || attempt >= kMaxRetries) return status;
     // Back off a little, randomly, so the competing transactions part.
     std::this_thread::sleep_for(

@@ -10,7 +10,8 @@
 // Status mapping: unique/foreign-key violations -> ALREADY_EXISTS; a lost
 // connection, refused connection or server shutdown -> UNAVAILABLE;
 // serialization failure (SQLSTATE 40001) or deadlock (40P01) -> retried up to
-// kMaxRetries times, then UNAVAILABLE; anything else -> INTERNAL.
+// kMaxRetries times, then UNAVAILABLE; lock_timeout passed (55P03) ->
+// UNAVAILABLE; anything else -> INTERNAL.
 // Thread-safety: all methods may be called from any thread.
 
 #ifndef MANCALA_STORAGE_PG_POOL_H_
@@ -65,6 +66,9 @@ class PgPool {
 
 // The status for a libpqxx exception; `retry` is set for 40001/40P01.
 absl::Status FromPqxx(const std::exception& e, const char* what, bool* retry);
+// Whether the connection that threw `e` is gone (the server went away or
+// shut down, or a commit was cut off).
+bool ConnectionLost(const std::exception& e);
 
 }  // namespace mancala::storage
 

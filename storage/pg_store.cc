@@ -1,5 +1,6 @@
 #include "storage/pg_store.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 #include <utility>
@@ -167,7 +168,8 @@ PgStore::PgStore(std::unique_ptr<PgPool> pool) : pool_(std::move(pool)) {}
 PgStore::~PgStore() = default;
 
 absl::StatusOr<std::unique_ptr<PgStore>> PgStore::Open(const std::string& dsn,
-                                                       int pool_size) {
+                                                       int pool_size,
+                                                       int lock_timeout_ms) {
   // Migrate first, on a connection of its own: the pool's connections
   // prepare statements against the migrated tables.
   auto migrator = PgPool::Open(dsn, 1, nullptr);
@@ -176,7 +178,15 @@ absl::StatusOr<std::unique_ptr<PgStore>> PgStore::Open(const std::string& dsn,
       "migrate", [](pqxx::connection& c) { return PgMigrate(c); });
   if (!migrated.ok()) return migrated;
   migrator->reset();
-  auto pool = PgPool::Open(dsn, pool_size, PrepareStatements);
+  const std::string set_lock_timeout =
+      "SET lock_timeout = " + std::to_string(std::max(1, lock_timeout_ms));
+  auto pool =
+      PgPool::Open(dsn, pool_size, [set_lock_timeout](pqxx::connection& c) {
+        pqxx::nontransaction tx(c);
+        tx.exec(set_lock_timeout);
+        tx.commit();
+        PrepareStatements(c);
+      });
   if (!pool.ok()) return pool.status();
   return std::unique_ptr<PgStore>(new PgStore(*std::move(pool)));
 }

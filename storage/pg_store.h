@@ -15,7 +15,8 @@
 // is durable when acknowledged (synchronous_commit as the server sets it).
 //
 // Errors beyond store.h's: UNAVAILABLE when the server is unreachable or
-// went away mid-request (the pool reconnects by itself later) and when a
+// went away mid-request (the pool reconnects by itself later), when a lock
+// held elsewhere outlasted lock_timeout_ms, and when a
 // serialization failure or deadlock persisted through PgPool::kMaxRetries
 // retries. An AppendMove whose commit was cut off is checked on a fresh
 // connection and reported OK if the move is stored.
@@ -39,8 +40,11 @@ namespace mancala::storage {
 
 class PgStore final : public Store {
  public:
-  static absl::StatusOr<std::unique_ptr<PgStore>> Open(const std::string& dsn,
-                                                       int pool_size);
+  // `lock_timeout_ms`: how long a statement waits for a lock another
+  // session holds (an outside LOCK TABLE, a long transaction) before the
+  // call answers UNAVAILABLE; at least 1 ms.
+  static absl::StatusOr<std::unique_ptr<PgStore>> Open(
+      const std::string& dsn, int pool_size, int lock_timeout_ms = 5000);
   ~PgStore() override;
 
   // OK if the server answers now (health checks).

@@ -1,14 +1,15 @@
 #include "storage/sqlite_store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "storage/record_names.h"
 #include "storage/schema.h"
-#include "storage/sqlite_errors.h"
 
 namespace mancala::storage {
 namespace {
@@ -28,6 +29,10 @@ constexpr char kMatchColumns[] =
     "m.turn_limit_s, m.invite_code, m.rotate_first_player, m.rematch_of, "
     "m.rematch_id, m.voided, m.void_reason";
 
+constexpr char kMoveColumns[] =
+    "ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, request_id, "
+    "reply";
+
 MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
   MoveRow r;
   r.match_id = match_id;
@@ -43,6 +48,9 @@ MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
   return r;
 }
 
+constexpr char kPlayerColumns[] =
+    "id, display_name, guest, token_hash, created_at_ms";
+
 PlayerRecord ReadPlayer(SQLite::Statement& q) {
   PlayerRecord p;
   p.id = q.getColumn(0).getString();
@@ -53,364 +61,389 @@ PlayerRecord ReadPlayer(SQLite::Statement& q) {
   return p;
 }
 
+// Opens a connection with the settings every connection shares.
+std::unique_ptr<Connection> OpenConnection(const std::string& path, int flags,
+                                           const SqliteStoreOptions& o) {
+  return std::make_unique<Connection>(
+      std::make_unique<SQLite::Database>(path, flags, o.busy_timeout_ms));
+}
+
 }  // namespace
 
-absl::Status FromException(const SQLite::Exception& e, const char* what) {
-  if ((e.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
-    return absl::AlreadyExistsError(std::string(what) + ": " + e.what());
-  }
-  return absl::InternalError(std::string(what) + " failed: " + e.what());
-}
-
-SqliteStore::SqliteStore(std::unique_ptr<SQLite::Database> db)
-    : db_(std::move(db)) {}
-
-SqliteStore::~SqliteStore() {
-  statements_.clear();  // Finalize statements before closing the database.
-}
-
-SQLite::Statement& SqliteStore::Prepare(const std::string& sql) {
-  ResetStatements();
-  auto& slot = statements_[sql];
-  if (!slot) slot = std::make_unique<SQLite::Statement>(*db_, sql.c_str());
-  slot->clearBindings();
-  return *slot;
-}
-
-void SqliteStore::ResetStatements() {
-  // A statement left stepped keeps the connection's read snapshot open: it
-  // would hide another process's commits, and the next write transaction
-  // would fail at once with SQLITE_BUSY (two stores on one file). tryReset:
-  // reset() would rethrow the error of a statement's last failed run, which
-  // was already reported.
-  for (auto& [text, statement] : statements_) statement->tryReset();
-}
-
 absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
-    const std::string& path) {
-  std::unique_ptr<SQLite::Database> db;
+    const std::string& path, const SqliteStoreOptions& options) {
+  std::unique_ptr<SqliteStore> store(new SqliteStore());
+  const bool in_memory = path == ":memory:";
+  if (!in_memory) {
+    auto lock = DatabaseLock::Acquire(path);
+    if (!lock.ok()) return lock.status();
+    store->lock_ = *std::move(lock);
+    // Created here, 0600, so SQLite (which gives the WAL and shared-memory
+    // files the database's mode) never makes a file other users can read.
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0) ::close(fd);
+  }
   try {
-    db = std::make_unique<SQLite::Database>(
-        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, 5000);
-    db->exec("PRAGMA journal_mode = WAL");
-    db->exec("PRAGMA synchronous = FULL");
-    db->exec("PRAGMA foreign_keys = ON");
+    store->write_connection_ = OpenConnection(
+        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, options);
+    SQLite::Database& db = store->write_connection_->db();
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA journal_size_limit = " +
+            std::to_string(options.journal_size_limit_bytes));
   } catch (const SQLite::Exception& e) {
     return absl::UnavailableError("cannot open database " + path + ": " +
                                   e.what());
   }
-  if (absl::Status s = Migrate(*db); !s.ok()) return s;
-  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db)));
+  if (absl::Status s = Migrate(store->write_connection_->db()); !s.ok()) {
+    return s;
+  }
+  std::vector<Connection*> readers;
+  try {
+    for (int i = 0; !in_memory && i < options.read_connections; ++i) {
+      store->read_connections_.push_back(
+          OpenConnection(path, SQLite::OPEN_READONLY, options));
+      readers.push_back(store->read_connections_.back().get());
+    }
+  } catch (const SQLite::Exception& e) {
+    return absl::UnavailableError("cannot open database " + path +
+                                  " for reading: " + e.what());
+  }
+  if (readers.empty()) readers.push_back(store->write_connection_.get());
+  store->reads_ = std::make_unique<SqliteReadPool>(std::move(readers));
+  store->writer_ = std::make_unique<SqliteWriter>(
+      *store->write_connection_, options.group_commit, options.max_batch,
+      options.wal_autocheckpoint_pages);
+  return store;
+}
+
+SqliteStore::~SqliteStore() { Close(); }
+
+void SqliteStore::Close() {
+  if (writer_) writer_->Close();
+}
+
+absl::Status SqliteStore::Write(const char* what, const Body& body) {
+  return writer_->Run([&](Connection& c) -> absl::Status {
+    try {
+      return body(c);
+    } catch (const SQLite::Exception& e) {
+      return FromException(e, what);
+    }
+  });
+}
+
+absl::Status SqliteStore::Read(const char* what, const Body& body) {
+  SqliteReadPool::Lease lease = reads_->Acquire();
+  try {
+    return body(lease.connection());
+  } catch (const SQLite::Exception& e) {
+    return FromException(e, what);
+  } catch (const nlohmann::json::exception& e) {
+    return absl::DataLossError(
+        std::string(what) + ": stored match options unreadable: " + e.what());
+  }
 }
 
 absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
-        "INSERT INTO players (id, display_name, guest, token_hash, "
-        "created_at_ms) VALUES (?, ?, ?, ?, ?)");
-    q.bind(1, p.id);
-    q.bind(2, p.display_name);
-    q.bind(3, p.guest ? 1 : 0);
-    q.bind(4, p.token_hash);
-    q.bind(5, static_cast<int64_t>(p.created_at_ms));
-    q.exec();
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "create player");
-  }
-  return absl::OkStatus();
+  return Write("create player", [&](Connection& c) {
+    auto q = c.Prepare(std::string("INSERT INTO players (") + kPlayerColumns +
+                       ") VALUES (?, ?, ?, ?, ?)");
+    q->bind(1, p.id);
+    q->bind(2, p.display_name);
+    q->bind(3, p.guest ? 1 : 0);
+    q->bind(4, p.token_hash);
+    q->bind(5, static_cast<int64_t>(p.created_at_ms));
+    q->exec();
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
-        "SELECT id, display_name, guest, token_hash, created_at_ms "
-        "FROM players WHERE id = ?");
-    q.bind(1, id);
-    if (!q.executeStep()) return absl::NotFoundError("player " + id);
-    return ReadPlayer(q);
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "get player");
-  }
+  return ReadAs<PlayerRecord>(
+      "get player", [&](Connection& c, PlayerRecord& out) {
+        auto q = c.Prepare(std::string("SELECT ") + kPlayerColumns +
+                           " FROM players WHERE id = ?");
+        q->bind(1, id);
+        if (!q->executeStep()) return absl::NotFoundError("player " + id);
+        out = ReadPlayer(*q);
+        return absl::OkStatus();
+      });
 }
 
 absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
     const std::string& token_hash) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
-        "SELECT id, display_name, guest, token_hash, created_at_ms "
-        "FROM players WHERE token_hash = ?");
-    q.bind(1, token_hash);
-    if (!q.executeStep()) return absl::NotFoundError("no player has token");
-    return ReadPlayer(q);
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "find player");
-  }
+  return ReadAs<PlayerRecord>(
+      "find player", [&](Connection& c, PlayerRecord& out) {
+        auto q = c.Prepare(std::string("SELECT ") + kPlayerColumns +
+                           " FROM players WHERE token_hash = ?");
+        q->bind(1, token_hash);
+        if (!q->executeStep())
+          return absl::NotFoundError("no player has token");
+        out = ReadPlayer(*q);
+        return absl::OkStatus();
+      });
 }
 
-void SqliteStore::WriteSeats(const MatchRecord& m) {
-  auto& del = Prepare("DELETE FROM seats WHERE match_id = ?");
-  del.bind(1, m.id);
-  del.exec();
+void SqliteStore::WriteSeats(Connection& c, const MatchRecord& m) {
+  {
+    auto del = c.Prepare("DELETE FROM seats WHERE match_id = ?");
+    del->bind(1, m.id);
+    del->exec();
+  }
   for (size_t i = 0; i < m.seats.size(); ++i) {
     const SeatRecord& s = m.seats[i];
-    auto& q = Prepare(
+    auto q = c.Prepare(
         "INSERT INTO seats (match_id, seat, kind, player_id, cpu_level) "
         "VALUES (?, ?, ?, ?, ?)");
-    q.bind(1, m.id);
-    q.bind(2, static_cast<int>(i));
-    q.bind(3, SeatKindName(s.kind));
-    BindOrNull(q, 4, s.player_id);
-    q.bind(5, s.cpu_level);
-    q.exec();
+    q->bind(1, m.id);
+    q->bind(2, static_cast<int>(i));
+    q->bind(3, SeatKindName(s.kind));
+    BindOrNull(*q, 4, s.player_id);
+    q->bind(5, s.cpu_level);
+    q->exec();
     if (s.kind == SeatRecord::Kind::kPlayer) {
-      auto& p = Prepare(
+      auto p = c.Prepare(
           "INSERT OR IGNORE INTO match_players (player_id, match_id, "
           "created_at_ms) VALUES (?, ?, ?)");
-      p.bind(1, s.player_id);
-      p.bind(2, m.id);
-      p.bind(3, static_cast<int64_t>(m.created_at_ms));
-      p.exec();
+      p->bind(1, s.player_id);
+      p->bind(2, m.id);
+      p->bind(3, static_cast<int64_t>(m.created_at_ms));
+      p->exec();
     }
   }
 }
 
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
-  try {
-    ResetStatements();
-    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    auto& q = Prepare(
-        "INSERT INTO matches (id, game, options, first_seat, status, ply, "
-        "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, "
-        "ranked, turn_limit_s, invite_code, rotate_first_player, rematch_of, "
-        "rematch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?)");
-    q.bind(1, m.id);
-    q.bind(2, m.game);
-    q.bind(3, nlohmann::json(m.options).dump());
-    q.bind(4, m.first_seat);
-    q.bind(5, StatusName(m.status));
-    q.bind(6, static_cast<int64_t>(m.ply));
-    q.bind(7, m.created_by);
-    q.bind(8, static_cast<int64_t>(m.created_at_ms));
-    q.bind(9, static_cast<int64_t>(m.updated_at_ms));
-    q.bind(10, static_cast<int64_t>(m.ended_at_ms));
-    q.bind(11, m.result.data(), static_cast<int>(m.result.size()));
-    q.bind(12, m.ranked ? 1 : 0);
-    q.bind(13, m.turn_limit_s);
-    BindOrNull(q, 14, m.invite_code);
-    q.bind(15, m.rotate_first_player ? 1 : 0);
-    BindOrNull(q, 16, m.rematch_of);
-    BindOrNull(q, 17, m.rematch_id);
-    q.exec();
-    WriteSeats(m);
+  return Write("create match", [&](Connection& c) {
+    {
+      auto q = c.Prepare(
+          "INSERT INTO matches (id, game, options, first_seat, status, ply, "
+          "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, "
+          "ranked, turn_limit_s, invite_code, rotate_first_player, "
+          "rematch_of, rematch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+          "?, ?, ?, ?, ?, ?)");
+      q->bind(1, m.id);
+      q->bind(2, m.game);
+      q->bind(3, nlohmann::json(m.options).dump());
+      q->bind(4, m.first_seat);
+      q->bind(5, StatusName(m.status));
+      q->bind(6, static_cast<int64_t>(m.ply));
+      q->bind(7, m.created_by);
+      q->bind(8, static_cast<int64_t>(m.created_at_ms));
+      q->bind(9, static_cast<int64_t>(m.updated_at_ms));
+      q->bind(10, static_cast<int64_t>(m.ended_at_ms));
+      q->bind(11, m.result.data(), static_cast<int>(m.result.size()));
+      q->bind(12, m.ranked ? 1 : 0);
+      q->bind(13, m.turn_limit_s);
+      BindOrNull(*q, 14, m.invite_code);
+      q->bind(15, m.rotate_first_player ? 1 : 0);
+      BindOrNull(*q, 16, m.rematch_of);
+      BindOrNull(*q, 17, m.rematch_id);
+      q->exec();
+    }
+    WriteSeats(c, m);
     if (!m.rematch_of.empty()) {
-      auto& link = Prepare(
+      auto link = c.Prepare(
           "UPDATE matches SET rematch_id = ? WHERE id = ? AND rematch_id IS "
           "NULL");
-      link.bind(1, m.id);
-      link.bind(2, m.rematch_of);
-      if (link.exec() == 0) {
+      link->bind(1, m.id);
+      link->bind(2, m.rematch_of);
+      if (link->exec() == 0) {
         return absl::AlreadyExistsError("match " + m.rematch_of +
                                         " already has a rematch");
       }
     }
-    tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "create match");
-  }
-  return absl::OkStatus();
+    return absl::OkStatus();
+  });
 }
 
 absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
-  try {
-    ResetStatements();
-    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    auto& q = Prepare(
-        "UPDATE matches SET status = ?, invite_code = ?, updated_at_ms = ?, "
-        "ended_at_ms = ?, result = ?, rematch_id = ? WHERE id = ?");
-    q.bind(1, StatusName(m.status));
-    BindOrNull(q, 2, m.invite_code);
-    q.bind(3, static_cast<int64_t>(m.updated_at_ms));
-    q.bind(4, static_cast<int64_t>(m.ended_at_ms));
-    q.bind(5, m.result.data(), static_cast<int>(m.result.size()));
-    BindOrNull(q, 6, m.rematch_id);
-    q.bind(7, m.id);
-    if (q.exec() == 0) return absl::NotFoundError("match " + m.id);
-    WriteSeats(m);
-    tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "update match");
-  }
-  return absl::OkStatus();
+  return Write("update match", [&](Connection& c) {
+    {
+      auto q = c.Prepare(
+          "UPDATE matches SET status = ?, invite_code = ?, updated_at_ms = ?, "
+          "ended_at_ms = ?, result = ?, rematch_id = ? WHERE id = ?");
+      q->bind(1, StatusName(m.status));
+      BindOrNull(*q, 2, m.invite_code);
+      q->bind(3, static_cast<int64_t>(m.updated_at_ms));
+      q->bind(4, static_cast<int64_t>(m.ended_at_ms));
+      q->bind(5, m.result.data(), static_cast<int>(m.result.size()));
+      BindOrNull(*q, 6, m.rematch_id);
+      q->bind(7, m.id);
+      if (q->exec() == 0) return absl::NotFoundError("match " + m.id);
+    }
+    WriteSeats(c, m);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
     const std::string& code) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare("SELECT id FROM matches WHERE invite_code = ?");
-    q.bind(1, code);
-    if (!q.executeStep()) return absl::NotFoundError("no match has code");
-    return q.getColumn(0).getString();
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "find match by code");
-  }
+  return ReadAs<std::string>(
+      "find match by code", [&](Connection& c, std::string& out) {
+        auto q = c.Prepare("SELECT id FROM matches WHERE invite_code = ?");
+        q->bind(1, code);
+        if (!q->executeStep()) return absl::NotFoundError("no match has code");
+        out = q->getColumn(0).getString();
+        return absl::OkStatus();
+      });
 }
 
-MatchRecord SqliteStore::ReadMatchRow(SQLite::Statement& q) {
+bool SqliteStore::ReadMatch(Connection& c, const std::string& id,
+                            MatchRecord* out) {
   MatchRecord m;
-  m.id = q.getColumn(0).getString();
-  m.game = q.getColumn(1).getString();
-  m.options = nlohmann::json::parse(q.getColumn(2).getString())
-                  .get<std::map<std::string, std::string>>();
-  m.first_seat = q.getColumn(3).getInt();
-  m.status = ParseStatus(q.getColumn(4).getString());
-  m.ply = q.getColumn(5).getInt64();
-  m.created_by = q.getColumn(6).getString();
-  m.created_at_ms = q.getColumn(7).getInt64();
-  m.updated_at_ms = q.getColumn(8).getInt64();
-  m.ended_at_ms = q.getColumn(9).getInt64();
-  m.result = q.getColumn(10).getString();
-  m.ranked = q.getColumn(11).getInt() != 0;
-  m.turn_limit_s = q.getColumn(12).getInt();
-  m.invite_code = q.getColumn(13).getString();
-  m.rotate_first_player = q.getColumn(14).getInt() != 0;
-  m.rematch_of = q.getColumn(15).getString();
-  m.rematch_id = q.getColumn(16).getString();
-  m.voided = q.getColumn(17).getInt() != 0;
-  m.void_reason = q.getColumn(18).getString();
-  auto& qs = Prepare(
+  {
+    auto q = c.Prepare(std::string("SELECT ") + kMatchColumns +
+                       " FROM matches m WHERE m.id = ?");
+    q->bind(1, id);
+    if (!q->executeStep()) return false;
+    m.id = q->getColumn(0).getString();
+    m.game = q->getColumn(1).getString();
+    m.options = nlohmann::json::parse(q->getColumn(2).getString())
+                    .get<std::map<std::string, std::string>>();
+    m.first_seat = q->getColumn(3).getInt();
+    m.status = ParseStatus(q->getColumn(4).getString());
+    m.ply = q->getColumn(5).getInt64();
+    m.created_by = q->getColumn(6).getString();
+    m.created_at_ms = q->getColumn(7).getInt64();
+    m.updated_at_ms = q->getColumn(8).getInt64();
+    m.ended_at_ms = q->getColumn(9).getInt64();
+    m.result = q->getColumn(10).getString();
+    m.ranked = q->getColumn(11).getInt() != 0;
+    m.turn_limit_s = q->getColumn(12).getInt();
+    m.invite_code = q->getColumn(13).getString();
+    m.rotate_first_player = q->getColumn(14).getInt() != 0;
+    m.rematch_of = q->getColumn(15).getString();
+    m.rematch_id = q->getColumn(16).getString();
+    m.voided = q->getColumn(17).getInt() != 0;
+    m.void_reason = q->getColumn(18).getString();
+  }
+  auto qs = c.Prepare(
       "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
       "ORDER BY seat");
-  qs.bind(1, m.id);
-  while (qs.executeStep()) {
+  qs->bind(1, m.id);
+  while (qs->executeStep()) {
     SeatRecord seat;
-    seat.kind = ParseSeatKind(qs.getColumn(0).getString());
-    seat.player_id = qs.getColumn(1).getString();
-    seat.cpu_level = qs.getColumn(2).getInt();
+    seat.kind = ParseSeatKind(qs->getColumn(0).getString());
+    seat.player_id = qs->getColumn(1).getString();
+    seat.cpu_level = qs->getColumn(2).getInt();
     m.seats.push_back(std::move(seat));
   }
-  return m;
+  *out = std::move(m);
+  return true;
 }
 
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(std::string("SELECT ") + kMatchColumns +
-                      " FROM matches m WHERE m.id = ?");
-    q.bind(1, id);
-    if (!q.executeStep()) return absl::NotFoundError("match " + id);
-    return ReadMatchRow(q);
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "get match");
-  } catch (const nlohmann::json::exception& e) {
-    return absl::DataLossError(std::string("match options unreadable: ") +
-                               e.what());
-  }
+  return ReadAs<MatchRecord>("get match", [&](Connection& c, MatchRecord& out) {
+    if (!ReadMatch(c, id, &out)) return absl::NotFoundError("match " + id);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
     MatchStatus status) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
+  return ReadAs<std::vector<
+      std::string>>("list matches", [&](Connection& c,
+                                        std::vector<std::string>& ids) {
+    auto q = c.Prepare(
         "SELECT id FROM matches WHERE status = ? ORDER BY created_at_ms, id");
-    q.bind(1, StatusName(status));
-    std::vector<std::string> ids;
-    while (q.executeStep()) ids.push_back(q.getColumn(0).getString());
-    return ids;
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "list matches");
-  }
+    q->bind(1, StatusName(status));
+    while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
+    return absl::OkStatus();
+  });
 }
 
 absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
-  std::lock_guard lock(mu_);
-  try {
-    ResetStatements();
-    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  return Write("append move", [&](Connection& c) {
     // The ply check makes the append conditional: a stale or repeated
     // append changes no row and is refused (DESIGN.md "path of a move").
-    auto& u = Prepare(
-        "UPDATE matches SET ply = ?, status = ?, updated_at_ms = ?, "
-        "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");
-    u.bind(1, static_cast<int64_t>(mv.ply));
-    u.bind(2, StatusName(update.status));
-    u.bind(3, static_cast<int64_t>(mv.played_at_ms));
-    u.bind(4, static_cast<int64_t>(update.ended_at_ms));
-    u.bind(5, update.result.data(), static_cast<int>(update.result.size()));
-    u.bind(6, mv.match_id);
-    u.bind(7, static_cast<int64_t>(mv.ply - 1));
-    if (u.exec() == 0) {
-      auto& c = Prepare("SELECT ply FROM matches WHERE id = ?");
-      c.bind(1, mv.match_id);
-      if (!c.executeStep()) return absl::NotFoundError("match " + mv.match_id);
+    // A move that does not end the match leaves status, end time and
+    // result as they are (in progress, 0, empty): setting them anyway would
+    // rewrite their index entries (matches_by_status, matches_by_ended) on
+    // every move.
+    const bool ends = update.status != MatchStatus::kInProgress ||
+                      update.ended_at_ms != 0 || !update.result.empty();
+    int changed = 0;
+    if (ends) {
+      auto u = c.Prepare(
+          "UPDATE matches SET ply = ?, updated_at_ms = ?, status = ?, "
+          "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");
+      u->bind(1, static_cast<int64_t>(mv.ply));
+      u->bind(2, static_cast<int64_t>(mv.played_at_ms));
+      u->bind(3, StatusName(update.status));
+      u->bind(4, static_cast<int64_t>(update.ended_at_ms));
+      u->bind(5, update.result.data(), static_cast<int>(update.result.size()));
+      u->bind(6, mv.match_id);
+      u->bind(7, static_cast<int64_t>(mv.ply - 1));
+      changed = u->exec();
+    } else {
+      auto u = c.Prepare(
+          "UPDATE matches SET ply = ?, updated_at_ms = ? "
+          "WHERE id = ? AND ply = ?");
+      u->bind(1, static_cast<int64_t>(mv.ply));
+      u->bind(2, static_cast<int64_t>(mv.played_at_ms));
+      u->bind(3, mv.match_id);
+      u->bind(4, static_cast<int64_t>(mv.ply - 1));
+      changed = u->exec();
+    }
+    if (changed == 0) {
+      auto q = c.Prepare("SELECT ply FROM matches WHERE id = ?");
+      q->bind(1, mv.match_id);
+      if (!q->executeStep()) return absl::NotFoundError("match " + mv.match_id);
       return absl::AbortedError("match " + mv.match_id + " is at ply " +
-                                std::to_string(c.getColumn(0).getInt64()) +
+                                std::to_string(q->getColumn(0).getInt64()) +
                                 ", not " + std::to_string(mv.ply - 1));
     }
-    auto& q = Prepare(
-        "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, played_at_ms, "
-        "events, cpu_reason, request_id, reply) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q.bind(1, mv.match_id);
-    q.bind(2, static_cast<int64_t>(mv.ply));
-    q.bind(3, mv.seat);
-    q.bind(4, mv.pit);
-    q.bind(5, mv.by_cpu ? 1 : 0);
-    q.bind(6, static_cast<int64_t>(mv.played_at_ms));
-    q.bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
-    q.bind(8, mv.cpu_reason);
-    BindOrNull(q, 9, mv.request_id);
-    q.bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
-    q.exec();
-    WriteRatings(update.rating_changes, update.new_ratings);
-    tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "append move");
-  }
-  return absl::OkStatus();
+    {
+      auto q =
+          c.Prepare(std::string("INSERT INTO moves (match_id, ") +
+                    kMoveColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      q->bind(1, mv.match_id);
+      q->bind(2, static_cast<int64_t>(mv.ply));
+      q->bind(3, mv.seat);
+      q->bind(4, mv.pit);
+      q->bind(5, mv.by_cpu ? 1 : 0);
+      q->bind(6, static_cast<int64_t>(mv.played_at_ms));
+      q->bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
+      q->bind(8, mv.cpu_reason);
+      BindOrNull(*q, 9, mv.request_id);
+      q->bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
+      q->exec();
+    }
+    WriteRatings(c, update.rating_changes, update.new_ratings);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
     const std::string& match_id, const std::string& request_id) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
-        "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
-        "request_id, reply FROM moves WHERE match_id = ? AND request_id = ?");
-    q.bind(1, match_id);
-    q.bind(2, request_id);
-    if (!q.executeStep()) return absl::NotFoundError("no move for request");
-    return ReadMove(q, match_id);
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "find move");
-  }
+  return ReadAs<MoveRow>("find move", [&](Connection& c, MoveRow& out) {
+    auto q = c.Prepare(std::string("SELECT ") + kMoveColumns +
+                       " FROM moves WHERE match_id = ? AND request_id = ?");
+    q->bind(1, match_id);
+    q->bind(2, request_id);
+    if (!q->executeStep()) return absl::NotFoundError("no move for request");
+    out = ReadMove(*q, match_id);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
     const std::string& match_id, int64_t from_ply, int limit) {
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(
-        "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
-        "request_id, reply FROM moves WHERE match_id = ? AND ply >= ? "
-        "ORDER BY ply LIMIT ?");
-    q.bind(1, match_id);
-    q.bind(2, static_cast<int64_t>(from_ply));
-    q.bind(3, limit);
-    std::vector<MoveRow> rows;
-    while (q.executeStep()) rows.push_back(ReadMove(q, match_id));
-    return rows;
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "list moves");
-  }
+  return ReadAs<std::vector<MoveRow>>(
+      "list moves", [&](Connection& c, std::vector<MoveRow>& rows) {
+        auto q = c.Prepare(std::string("SELECT ") + kMoveColumns +
+                           " FROM moves WHERE match_id = ? AND ply >= ? "
+                           "ORDER BY ply LIMIT ?");
+        q->bind(1, match_id);
+        q->bind(2, static_cast<int64_t>(from_ply));
+        q->bind(3, limit);
+        while (q->executeStep()) rows.push_back(ReadMove(*q, match_id));
+        return absl::OkStatus();
+      });
 }
 
 absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
@@ -447,42 +480,37 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   }
   sql +=
       where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
-  std::lock_guard lock(mu_);
-  try {
-    auto& q = Prepare(sql);
-    if (!f.player_id.empty()) q.bind(":player", f.player_id);
-    if (!f.game.empty()) q.bind(":game", f.game);
-    if (f.status.has_value()) q.bind(":status", StatusName(*f.status));
-    if (f.ranked.has_value()) q.bind(":ranked", *f.ranked ? 1 : 0);
-    if (f.created_from_ms)
-      q.bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
-    if (f.created_to_ms) q.bind(":cto", static_cast<int64_t>(f.created_to_ms));
-    if (f.ended_from_ms)
-      q.bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
-    if (f.ended_to_ms) q.bind(":eto", static_cast<int64_t>(f.ended_to_ms));
-    if (after.has_value()) {
-      q.bind(":atime", static_cast<int64_t>(after->time_ms));
-      q.bind(":aid", after->id);
-    }
-    q.bind(":limit", limit);
-    // Ids first, then each row: ReadMatchRow runs statements of its own.
-    std::vector<std::string> ids;
-    std::vector<MatchRecord> out;
-    while (q.executeStep()) ids.push_back(q.getColumn(0).getString());
-    q.reset();
-    for (const std::string& id : ids) {
-      auto& one = Prepare(std::string("SELECT ") + kMatchColumns +
-                          " FROM matches m WHERE m.id = ?");
-      one.bind(1, id);
-      if (one.executeStep()) out.push_back(ReadMatchRow(one));
-    }
-    return out;
-  } catch (const SQLite::Exception& e) {
-    return FromException(e, "list matches");
-  } catch (const nlohmann::json::exception& e) {
-    return absl::DataLossError(std::string("match options unreadable: ") +
-                               e.what());
-  }
+  return ReadAs<std::vector<MatchRecord>>(
+      "list matches", [&](Connection& c, std::vector<MatchRecord>& out) {
+        // Ids first, then each match: ReadMatch runs statements of its own.
+        std::vector<std::string> ids;
+        {
+          auto q = c.Prepare(sql);
+          if (!f.player_id.empty()) q->bind(":player", f.player_id);
+          if (!f.game.empty()) q->bind(":game", f.game);
+          if (f.status.has_value()) q->bind(":status", StatusName(*f.status));
+          if (f.ranked.has_value()) q->bind(":ranked", *f.ranked ? 1 : 0);
+          if (f.created_from_ms)
+            q->bind(":cfrom", static_cast<int64_t>(f.created_from_ms));
+          if (f.created_to_ms)
+            q->bind(":cto", static_cast<int64_t>(f.created_to_ms));
+          if (f.ended_from_ms)
+            q->bind(":efrom", static_cast<int64_t>(f.ended_from_ms));
+          if (f.ended_to_ms)
+            q->bind(":eto", static_cast<int64_t>(f.ended_to_ms));
+          if (after.has_value()) {
+            q->bind(":atime", static_cast<int64_t>(after->time_ms));
+            q->bind(":aid", after->id);
+          }
+          q->bind(":limit", limit);
+          while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
+        }
+        for (const std::string& id : ids) {
+          MatchRecord m;
+          if (ReadMatch(c, id, &m)) out.push_back(std::move(m));
+        }
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace mancala::storage

@@ -1,37 +1,74 @@
 // Store on an embedded SQLite database (through SQLiteCpp).
 //
-// Open() creates the file if missing, switches it to WAL with
-// synchronous=FULL (every acknowledged write survives kill -9 and power
-// loss), stamps it with the project's application_id and applies the schema
-// migrations in order (schema.h). A database from a newer version of the
-// service, or a file that is not ours, is refused with FAILED_PRECONDITION.
+// Open() takes an exclusive lock beside the file (database_lock.h: one
+// server per database), creates the file 0600 if missing, switches it to
+// WAL with synchronous=FULL (every acknowledged write survives kill -9 and
+// power loss), stamps it with the project's application_id and applies the
+// schema migrations in order (schema.h). A database from a newer version of
+// the service, or a file that is not ours, is refused with
+// FAILED_PRECONDITION.
 //
-// One connection serves all threads behind a mutex: SQLite has a single
-// writer anyway, and statements are prepared once.
+// Writes go through one writer thread with group commit (sqlite_writer.h):
+// concurrent writes share one transaction and one fsync, each keeping its
+// own result. Reads use a pool of read-only connections
+// (sqlite_read_pool.h), so they never wait behind a write. Every statement
+// is used through ScopedStatement (sqlite_connection.h), so no connection
+// holds a read snapshot between calls: outside writers and WAL checkpoints
+// are never blocked for longer than one call.
+//
+// Another process holding the database locked (sqlite3 shell, a backup) is
+// waited for up to SqliteStoreOptions::busy_timeout_ms; past it the call
+// answers UNAVAILABLE and writes nothing.
+//
+// ":memory:" (tests) has a single connection: reads share the writer's.
 
 #ifndef MANCALA_STORAGE_SQLITE_STORE_H_
 #define MANCALA_STORAGE_SQLITE_STORE_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
+#include "storage/database_lock.h"
+#include "storage/sqlite_connection.h"
+#include "storage/sqlite_read_pool.h"
+#include "storage/sqlite_writer.h"
 #include "storage/store.h"
 
-namespace SQLite {
-class Database;
-class Statement;
-}  // namespace SQLite
-
 namespace mancala::storage {
+
+struct SqliteStoreOptions {
+  // How long a statement waits for a lock another process holds before
+  // the call answers UNAVAILABLE (milliseconds).
+  int busy_timeout_ms = 5000;
+  // Read-only connections serving reads concurrently (files only).
+  int read_connections = 4;
+  // false: each write is its own transaction, committed on the caller's
+  // thread (the pre-group-commit path; a benchmark baseline).
+  bool group_commit = true;
+  // Most write transactions committed together.
+  int max_batch = 256;
+  // WAL: checkpoint after a commit that leaves this many pages in it
+  // (sqlite_writer.h; 0 = never), and truncate the WAL file back to at most
+  // this many bytes after a checkpoint resets it (journal_size_limit).
+  int wal_autocheckpoint_pages = 1000;
+  int64_t journal_size_limit_bytes = 64 << 20;
+};
 
 class SqliteStore final : public Store {
  public:
   // `path` is a file name, or ":memory:" for a private in-memory database.
   static absl::StatusOr<std::unique_ptr<SqliteStore>> Open(
-      const std::string& path);
-  ~SqliteStore() override;
+      const std::string& path, const SqliteStoreOptions& options = {});
+  ~SqliteStore() override;  // Close(), then releases the database lock.
+
+  // Stops taking writes (later writes answer UNAVAILABLE), commits and
+  // answers every write already queued. Reads keep working.
+  void Close();
+  // Batches committed and transactions run so far (tests, benchmarks).
+  SqliteWriter::Stats writer_stats() const { return writer_->stats(); }
 
   absl::Status CreatePlayer(const PlayerRecord& player) override;
   absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override;
@@ -81,26 +118,39 @@ class SqliteStore final : public Store {
                                                         int limit) override;
 
  private:
-  explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
-  // The statement for `sql`, prepared on first use and reset for reuse.
-  // Requires mu_.
-  SQLite::Statement& Prepare(const std::string& sql);
-  // Resets every prepared statement (ends the connection's read snapshot).
-  // Requires mu_.
-  void ResetStatements();
+  using Body = std::function<absl::Status(Connection&)>;
+  SqliteStore() = default;
+  // Runs `body` as one write transaction (group commit) or on a pooled read
+  // connection; SQLite and JSON exceptions become statuses (`what` names
+  // the operation).
+  absl::Status Write(const char* what, const Body& body);
+  absl::Status Read(const char* what, const Body& body);
+  // Read() for a call that produces a value (`body` fills it).
+  template <typename T>
+  absl::StatusOr<T> ReadAs(
+      const char* what,
+      const std::function<absl::Status(Connection&, T&)>& body) {
+    T out{};
+    absl::Status s = Read(what, [&](Connection& c) { return body(c, out); });
+    if (!s.ok()) return s;
+    return out;
+  }
   // Replaces the seats rows of `match` (and its players' history index).
-  // Requires mu_ and a transaction.
-  void WriteSeats(const MatchRecord& match);
-  // Writes rating changes and ratings. Requires mu_ and a transaction.
-  void WriteRatings(const std::vector<RatingChange>& changes,
-                    const std::vector<RatingRecord>& ratings);
-  // Reads a whole match row + seats at the current statement row.
-  MatchRecord ReadMatchRow(SQLite::Statement& q);
+  static void WriteSeats(Connection& c, const MatchRecord& match);
+  // Writes rating changes and ratings.
+  static void WriteRatings(Connection& c,
+                           const std::vector<RatingChange>& changes,
+                           const std::vector<RatingRecord>& ratings);
+  // The whole match with this id (row + seats); false if there is none.
+  static bool ReadMatch(Connection& c, const std::string& id, MatchRecord* out);
 
-  std::mutex mu_;
-  std::unique_ptr<SQLite::Database> db_;
-  std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>>
-      statements_;
+  // Destroyed bottom-up: the writer finishes, connections close, then the
+  // lock is released.
+  std::unique_ptr<DatabaseLock> lock_;
+  std::unique_ptr<Connection> write_connection_;
+  std::vector<std::unique_ptr<Connection>> read_connections_;
+  std::unique_ptr<SqliteReadPool> reads_;
+  std::unique_ptr<SqliteWriter> writer_;
 };
 
 }  // namespace mancala::storage

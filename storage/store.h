@@ -10,11 +10,15 @@
 // - A method returns OK, or a status: NOT_FOUND (no such record),
 //   ALREADY_EXISTS (duplicate id or token hash), ABORTED (AppendMove found the
 //   match at another ply: a stale or duplicate append), UNAVAILABLE (the
-//   database cannot be reached now; the call may succeed later), INTERNAL
-//   (the database failed; the message says how).
+//   database stayed locked by another process past the store's busy timeout,
+//   the store is closing, or the database server cannot be reached now:
+//   nothing was written, a retry may succeed),
+//   INTERNAL (the database failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
 //   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
+// Interface changes are additive only (another backend implements it); the
+// UNAVAILABLE case above was added for busy timeouts and closing (issue 18).
 //
 // Times are milliseconds since the Unix epoch (UTC).
 

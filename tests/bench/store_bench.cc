@@ -1,103 +1,190 @@
-// Move appends per second through the Store interface, on SQLite and on
-// PostgreSQL in one run (the SQLite figure is the same-run baseline), with 1
-// and 8 threads, each appending to a match of its own: what AppendMove costs
-// a SubmitMove on each backend.
+// The SQLite store alone, on disk with synchronous=FULL: AppendMove
+// throughput at 1, 8 and 64 concurrent callers (each caller plays its own
+// match), group commit against the one-transaction-per-move path measured
+// in the same run as the baseline; and WAL bytes written per move.
 //
-//   eval "$(deploy/pg.sh env)"   # PostgreSQL cases need MANCALA_TEST_PG_DSN
-//   build/tests/bench/store_bench
+//   build/tests/bench/store_bench [--seconds 2] [--reps 3] [--dir /var/tmp]
+//                                 [--wal-moves 1024]
 //
-// Each backend gets a fresh database (tests/support/test_database.h); both
-// commit durably (SQLite WAL synchronous=FULL; PostgreSQL fsync on).
+// Prints one table of medians over --reps runs (modes alternate within a
+// repetition, so drift hits both) and the load average before and after.
 
-#include <benchmark/benchmark.h>
+#include <unistd.h>
 
-#include <memory>
-#include <mutex>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
-#include "storage/open_store.h"
-#include "tests/support/test_database.h"
+#include "storage/sqlite_store.h"
 
 namespace {
 
 using mancala::storage::MatchRecord;
 using mancala::storage::MoveRow;
 using mancala::storage::SeatRecord;
-using mancala::storage::Store;
-using mancala::testing::Backend;
-using mancala::testing::TestDatabase;
+using mancala::storage::SqliteStore;
+using mancala::storage::SqliteStoreOptions;
 
-// One database and store per backend for the whole run, shared by threads.
-struct Shared {
-  std::unique_ptr<TestDatabase> db;
-  std::unique_ptr<Store> store;
-  std::string error;
+struct Run {
+  double appends_per_s = 0;
+  double moves_per_batch = 0;
+  double wal_bytes_per_move = 0;
 };
 
-Shared& For(Backend backend) {
-  static std::mutex mu;
-  static Shared shared[2];
-  std::lock_guard lock(mu);
-  Shared& s = shared[static_cast<int>(backend)];
-  if (!s.store && s.error.empty()) {
-    auto db = TestDatabase::Create(backend, "store_bench");
-    if (!db.ok()) {
-      s.error = std::string(db.status().message());
-      return s;
-    }
-    s.db = *std::move(db);
-    auto opened = mancala::storage::OpenStore(s.db->url(), 8);
-    if (!opened.ok()) {
-      s.error = std::string(opened.status().message());
-      return s;
-    }
-    s.store = std::move(opened->store);
-  }
-  return s;
+MatchRecord NewMatch(int i) {
+  MatchRecord m;
+  m.id = "match" + std::to_string(i);
+  m.game = "kalah";
+  m.options = {{"seeds", "4"}};
+  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
+             {SeatRecord::Kind::kPlayer, "p2", 0}};
+  m.created_by = "p1";
+  m.created_at_ms = m.updated_at_ms = 1000 + i;
+  return m;
 }
 
-void BM_AppendMove(benchmark::State& state) {
-  const Backend backend = static_cast<Backend>(state.range(0));
-  Shared& shared = For(backend);
-  if (!shared.store) {
-    state.SkipWithError(shared.error.c_str());
-    return;
-  }
-  static std::atomic<int> next_match{0};
-  MatchRecord m;
-  m.id = "bench" + std::to_string(next_match++);
-  m.game = "kalah";
-  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-             {SeatRecord::Kind::kCpu, "", 2}};
-  m.created_by = "p1";
-  if (!shared.store->CreateMatch(m).ok()) {
-    state.SkipWithError("create match failed");
-    return;
-  }
-  MoveRow move;
-  move.match_id = m.id;
-  move.events = std::string(60, 'e');  // About a serialized Kalah move.
-  move.reply = std::string(200, 'r');
-  int64_t ply = 0;
-  for (auto _ : state) {
-    move.ply = ++ply;
-    move.request_id = "r" + std::to_string(ply);
-    if (!shared.store->AppendMove(move, {}).ok()) {
-      state.SkipWithError("append failed");
-      break;
-    }
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.SetLabel(mancala::testing::BackendName(backend));
+MoveRow NewMove(const std::string& match_id, int64_t ply) {
+  MoveRow r;
+  r.match_id = match_id;
+  r.ply = ply;
+  r.seat = static_cast<int>(ply % 2);
+  r.pit = static_cast<int>(ply % 6);
+  r.played_at_ms = 2000 + ply;
+  r.events.assign(200, 'e');  // About a real move's serialized events.
+  r.request_id = "req" + std::to_string(ply);
+  r.reply.assign(300, 'r');  // About a real SubmitMove reply.
+  return r;
 }
-BENCHMARK(BM_AppendMove)
-    ->Arg(static_cast<int>(Backend::kSqlite))
-    ->Arg(static_cast<int>(Backend::kPostgres))
-    ->Threads(1)
-    ->Threads(8)
-    ->UseRealTime()
-    ->MinTime(2.0);
+
+// `callers` threads append to their own matches for `seconds` (or, if
+// `moves_each` > 0, exactly that many moves each).
+Run Measure(const std::filesystem::path& dir, bool group_commit, int callers,
+            double seconds, int moves_each, int checkpoint_pages) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "bench.db").string();
+  SqliteStoreOptions options;
+  options.group_commit = group_commit;
+  options.wal_autocheckpoint_pages = checkpoint_pages;
+  auto opened = SqliteStore::Open(path, options);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "open: %s\n", opened.status().ToString().c_str());
+    std::exit(1);
+  }
+  auto store = *std::move(opened);
+  for (int i = 0; i < callers; ++i) {
+    if (!store->CreateMatch(NewMatch(i)).ok()) std::exit(1);
+  }
+  const auto wal_before = std::filesystem::file_size(path + "-wal");
+  const auto stats_before = store->writer_stats();
+  std::atomic<int64_t> total = 0;
+  std::atomic<bool> failed = false;
+  const auto start = std::chrono::steady_clock::now();
+  const auto until = start + std::chrono::duration<double>(seconds);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < callers; ++i) {
+    threads.emplace_back([&, i] {
+      const std::string id = "match" + std::to_string(i);
+      for (int64_t ply = 1;; ++ply) {
+        if (moves_each > 0 ? ply > moves_each
+                           : std::chrono::steady_clock::now() >= until) {
+          break;
+        }
+        if (!store->AppendMove(NewMove(id, ply), {}).ok()) failed = true;
+        ++total;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (failed) {
+    std::fprintf(stderr, "an append failed\n");
+    std::exit(1);
+  }
+  const auto stats = store->writer_stats();
+  Run r;
+  r.appends_per_s = total / elapsed;
+  r.moves_per_batch =
+      static_cast<double>(total) /
+      std::max<int64_t>(1, stats.batches - stats_before.batches);
+  r.wal_bytes_per_move =
+      static_cast<double>(std::filesystem::file_size(path + "-wal") -
+                          wal_before) /
+      std::max<int64_t>(1, total);
+  store.reset();
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::string LoadAverage() {
+  double load[3] = {0, 0, 0};
+  if (getloadavg(load, 3) != 3) return "?";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", load[0], load[1], load[2]);
+  return buf;
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  double seconds = 2;
+  int reps = 3;
+  int wal_moves = 1024;
+  std::filesystem::path base = std::filesystem::temp_directory_path();
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--seconds") seconds = std::atof(argv[i + 1]);
+    if (flag == "--reps") reps = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--dir") base = argv[i + 1];
+    if (flag == "--wal-moves") wal_moves = std::max(64, std::atoi(argv[i + 1]));
+  }
+  const auto dir = base / ("mancala_store_bench_" + std::to_string(getpid()));
+  std::printf("store_bench: %g s per run, median of %d, database in %s\n",
+              seconds, reps, dir.c_str());
+  std::printf("load average before: %s\n\n", LoadAverage().c_str());
+  std::printf("%-8s %16s %16s %8s %14s\n", "callers", "per-move tx/s",
+              "group commit/s", "ratio", "moves/commit");
+  for (int callers : {1, 8, 64}) {
+    std::vector<double> base_rate, group_rate, batch;
+    for (int rep = 0; rep < reps; ++rep) {
+      base_rate.push_back(
+          Measure(dir, false, callers, seconds, 0, 1000).appends_per_s);
+      Run g = Measure(dir, true, callers, seconds, 0, 1000);
+      group_rate.push_back(g.appends_per_s);
+      batch.push_back(g.moves_per_batch);
+    }
+    const double b = Median(base_rate), g = Median(group_rate);
+    std::printf("%-8d %16.0f %16.0f %8.2f %14.1f\n", callers, b, g, g / b,
+                Median(batch));
+  }
+  // WAL bytes per move with checkpoints off (the WAL only grows): one caller
+  // (a commit per move either way) and 64 (group commit shares pages).
+  std::printf("\nWAL bytes per move (checkpoints off, %d moves):\n", wal_moves);
+  for (int callers : {1, 64}) {
+    std::vector<double> base_wal, group_wal;
+    const int each = wal_moves / callers;
+    for (int rep = 0; rep < reps; ++rep) {
+      base_wal.push_back(
+          Measure(dir, false, callers, 0, each, 0).wal_bytes_per_move);
+      group_wal.push_back(
+          Measure(dir, true, callers, 0, each, 0).wal_bytes_per_move);
+    }
+    std::printf("  %2d callers: per-move tx %.0f, group commit %.0f\n", callers,
+                Median(base_wal), Median(group_wal));
+  }
+  std::printf("\nload average after: %s\n", LoadAverage().c_str());
+  return 0;
+}

@@ -60,6 +60,7 @@ class ServiceTest : public ::testing::Test {
     options.db_path = db_->url();
     options.db_pool_size = 4;
     options.cpu_threads = cpu_threads_;
+    options.db_busy_timeout_ms = db_busy_timeout_ms_;
     options.cpu_budget_ms = cpu_budget_ms_;
     options.clock = &clock_;
     options.tick = std::chrono::milliseconds(0);  // Tests call Tick().
@@ -157,6 +158,7 @@ class ServiceTest : public ::testing::Test {
   }
 
   int cpu_threads_ = 1;
+  int db_busy_timeout_ms_ = 5000;
   std::array<int, 4> cpu_budget_ms_ = {50, 100, 300, 1000};  // Levels 1-4.
   int64_t grace_ms_ = 20'000;
   services::ManualClock clock_{1'800'000'000'000};

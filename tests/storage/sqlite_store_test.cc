@@ -1,5 +1,6 @@
 // What only the SQLite backend promises (the shared contract is in
-// store_contract_test.cc): the file is stamped as ours and runs in WAL mode.
+// store_contract_test.cc): the file is stamped as ours and runs in WAL mode,
+// and ":memory:" works on its single connection.
 
 #include "storage/sqlite_store.h"
 
@@ -7,25 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "storage/schema.h"
-#include "tests/support/test_database.h"
+#include "tests/storage/store_test_fixture.h"
 
 namespace mancala::storage {
 namespace {
 
-class SqliteStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = testing::TestDatabase::Create(testing::Backend::kSqlite,
-                                            "sqlite_store_test");
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
-    path_ = db_->url();
-  }
-  void Open() { ASSERT_TRUE(SqliteStore::Open(path_).ok()); }
-
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::string path_;
-};
+using SqliteStoreTest = StoreFileTest;
 
 TEST_F(SqliteStoreTest, SchemaIsStampedAndWalIsOn) {
   Open();
@@ -33,6 +21,17 @@ TEST_F(SqliteStoreTest, SchemaIsStampedAndWalIsOn) {
   EXPECT_EQ(db.execAndGet("PRAGMA application_id").getInt(), kApplicationId);
   EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), SchemaVersion());
   EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+}
+
+// ":memory:" has one connection: reads share the writer's.
+TEST_F(SqliteStoreTest, InMemoryDatabaseWorksWithOneConnection) {
+  auto store = SqliteStore::Open(":memory:");
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->CreateMatch(SampleMatch()).ok());
+  ASSERT_TRUE((*store)->AppendMove(Move(1, 1, 2), {}).ok());
+  EXPECT_TRUE(absl::IsAborted((*store)->AppendMove(Move(1, 1, 3), {})));
+  EXPECT_EQ((*store)->GetMatch("m1")->ply, 1);
+  EXPECT_EQ((*store)->ListMoves("m1", 1, 10)->at(0).pit, 2);
 }
 
 }  // namespace

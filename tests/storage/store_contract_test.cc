@@ -2,8 +2,8 @@
 // always, PostgreSQL when MANCALA_TEST_PG_DSN names a server (a failure under
 // CI=true if it does not). Records round-trip, the conditional append refuses
 // stale plies, a reopened store restores everything exactly, foreign and
-// newer schemas are refused, and two stores on one database (two processes)
-// never both win the same ply.
+// newer schemas are refused, and two writers on one database (two
+// processes, on PostgreSQL) never both win the same ply.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "storage/open_store.h"
+#include "tests/storage/store_test_fixture.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
@@ -31,7 +32,9 @@ class StoreContract : public ::testing::TestWithParam<Backend> {
   }
 
   absl::StatusOr<std::unique_ptr<Store>> TryOpen() {
-    auto opened = OpenStore(db_->url(), 4);
+    StoreOptions options;
+    options.pool_size = 4;
+    auto opened = OpenStore(db_->url(), options);
     if (!opened.ok()) return opened.status();
     return std::move(opened->store);
   }
@@ -41,33 +44,33 @@ class StoreContract : public ::testing::TestWithParam<Backend> {
     return store.ok() ? *std::move(store) : nullptr;
   }
 
-  static MatchRecord SampleMatch(const std::string& id = "m1") {
-    MatchRecord m;
-    m.id = id;
-    m.game = "kalah";
-    m.options = {{"seeds", "5"}, {"end_rule", "any_side_empty"}};
-    m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-               {SeatRecord::Kind::kCpu, "", 3}};
-    m.first_seat = 1;
-    m.created_by = "p1";
-    m.created_at_ms = m.updated_at_ms = 1000;
-    return m;
+  // A second writer on the same database, as another mancalad would be. On
+  // PostgreSQL a second store of its own (own connections); SQLite allows
+  // one server per database, so there a second store is refused and the
+  // writers are two threads on `first`.
+  Store* SecondWriter(Store* first) {
+    auto second = TryOpen();
+    if (GetParam() == Backend::kSqlite) {
+      EXPECT_TRUE(absl::IsFailedPrecondition(second.status()))
+          << second.status();
+      return first;
+    }
+    EXPECT_TRUE(second.ok()) << second.status();
+    if (!second.ok()) return first;
+    second_ = *std::move(second);
+    return second_.get();
   }
 
+  static MatchRecord SampleMatch(const std::string& id = "m1") {
+    return storage::SampleMatch(id);
+  }
   static MoveRow Move(int64_t ply, int seat, int pit,
                       const std::string& match = "m1") {
-    MoveRow r;
-    r.match_id = match;
-    r.ply = ply;
-    r.seat = seat;
-    r.pit = pit;
-    r.by_cpu = seat == 1;
-    r.played_at_ms = 1000 + ply;
-    r.events = std::string("ev\0") + std::to_string(ply);  // Binary-safe.
-    return r;
+    return SampleMove(ply, seat, pit, match);
   }
 
   std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<Store> second_;
 };
 
 TEST_P(StoreContract, PlayerRoundTripsAndTokenHashIsUnique) {
@@ -225,12 +228,13 @@ TEST_P(StoreContract, ReopeningAMigratedDatabaseKeepsItsRecords) {
   EXPECT_EQ(store->GetPlayer("p1")->display_name, "Ada");
 }
 
-// Two stores on one database, as two mancalad processes would have, append
-// at the same ply at the same moment: exactly one wins each round, the other
-// gets ABORTED and writes nothing.
+// Two writers on one database (two stores, as two mancalad processes would
+// have, where the backend allows it) append at the same ply at the same
+// moment: exactly one wins each round, the other gets ABORTED and writes
+// nothing.
 TEST_P(StoreContract, TwoStoresAppendingTheSamePlyExactlyOneWins) {
   auto a = Open();
-  auto b = Open();
+  Store* b = SecondWriter(a.get());
   ASSERT_TRUE(a->CreateMatch(SampleMatch()).ok());
   constexpr int kRounds = 20;
   for (int ply = 1; ply <= kRounds; ++ply) {
@@ -258,11 +262,11 @@ TEST_P(StoreContract, TwoStoresAppendingTheSamePlyExactlyOneWins) {
   EXPECT_EQ(b->ListMoves("m1", 1, 100)->size(), static_cast<size_t>(kRounds));
 }
 
-// A client retrying one request against two servers: one move is stored,
-// and both find it by the request id.
+// A client retrying one request against two servers (two writers): one
+// move is stored, and both find it by the request id.
 TEST_P(StoreContract, OneRequestIdSentToTwoStoresStoresOneMove) {
   auto a = Open();
-  auto b = Open();
+  Store* b = SecondWriter(a.get());
   ASSERT_TRUE(a->CreateMatch(SampleMatch()).ok());
   MoveRow move = Move(1, 0, 2);
   move.request_id = "req-1";
@@ -281,7 +285,7 @@ TEST_P(StoreContract, OneRequestIdSentToTwoStoresStoresOneMove) {
   tb.join();
   EXPECT_NE(sa.ok(), sb.ok()) << sa << " / " << sb;
   EXPECT_TRUE(absl::IsAborted(sa.ok() ? sb : sa));
-  for (Store* store : {a.get(), b.get()}) {
+  for (Store* store : {a.get(), b}) {
     auto found = store->FindMoveByRequestId("m1", "req-1");
     ASSERT_TRUE(found.ok()) << found.status();
     EXPECT_EQ(found->ply, 1);
@@ -295,12 +299,12 @@ TEST_P(StoreContract, OneRequestIdSentToTwoStoresStoresOneMove) {
   EXPECT_EQ(a->GetMatch("m1")->ply, 1);
 }
 
-// One player ends two rated matches at the same moment on two stores: both
+// One player ends two rated matches at the same moment on two writers: both
 // ends are written (rating rows are taken in one order, so neither waits
 // forever) and the rating holds one of the two results.
 TEST_P(StoreContract, OnePlayerEndingTwoMatchesAtOnceBothCommit) {
   auto a = Open();
-  auto b = Open();
+  Store* b = SecondWriter(a.get());
   for (int round = 0; round < 10; ++round) {
     const std::string m1 = "x" + std::to_string(round);
     const std::string m2 = "y" + std::to_string(round);

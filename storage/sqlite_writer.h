@@ -1,0 +1,104 @@
+// Group commit: the one thread that writes a SQLite database.
+//
+// Callers hand Run() a write transaction (a function of the connection) and
+// block. The writer thread takes everything queued, opens one
+// BEGIN IMMEDIATE transaction, runs each caller's function inside its own
+// SAVEPOINT (a function that fails, e.g. a ply-conditional append that
+// lost, is rolled back to its savepoint and writes nothing while the
+// others stand), then commits the batch: one fsync for the whole batch
+// (synchronous=FULL). Each caller returns only after that commit, with its
+// own status. If BEGIN or COMMIT fails, every caller of the batch gets that
+// error and nothing of the batch is written.
+//
+// Without group commit (the old path, kept as a benchmark baseline) each
+// Run() is its own transaction, committed on the caller's thread.
+//
+// Checkpoints: the writer checkpoints the WAL after a commit once it holds
+// `checkpoint_pages` frames (PASSIVE, like SQLite's autocheckpoint, which
+// this replaces). Under steady reads a passive checkpoint can never finish
+// (some reader always holds the snapshot before the last commit), so when
+// the WAL has grown to four times that it runs a RESTART checkpoint, which
+// waits the moment it takes current readers to finish, so the WAL starts
+// over (and journal_size_limit truncates it).
+//
+// Close() stops taking work (later Run() calls get UNAVAILABLE), answers
+// everything already queued (committed as usual) and joins the thread.
+//
+// Thread safety: Run() may be called from any thread. The write function
+// runs on the writer thread (or the caller's, without group commit) and must
+// not call back into the writer.
+
+#ifndef MANCALA_STORAGE_SQLITE_WRITER_H_
+#define MANCALA_STORAGE_SQLITE_WRITER_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "storage/sqlite_connection.h"
+
+namespace mancala::storage {
+
+class SqliteWriter {
+ public:
+  // One write transaction. Returning a non-OK status (or throwing
+  // SQLite::Exception) undoes everything it wrote.
+  using WriteFn = std::function<absl::Status(Connection&)>;
+
+  // `max_batch` bounds the transactions committed together;
+  // `checkpoint_pages` 0 turns checkpoints off.
+  SqliteWriter(Connection& connection, bool group_commit, int max_batch,
+               int checkpoint_pages);
+  ~SqliteWriter();  // Close().
+
+  absl::Status Run(const WriteFn& fn);
+  void Close();
+
+  // Counters for tests and benchmarks: commits attempted, transactions run,
+  // transactions waiting now.
+  struct Stats {
+    int64_t batches = 0;
+    int64_t transactions = 0;
+    int64_t queued = 0;
+  };
+  Stats stats() const;
+
+ private:
+  struct Job {
+    const WriteFn* fn = nullptr;
+    absl::Status result;
+    bool done = false;
+  };
+  void Loop();
+  // Runs `batch` as one transaction and sets every job's result. Requires
+  // connection_.mu.
+  void RunBatch(std::vector<Job*>& batch);
+  void Answer(std::vector<Job*>& batch);
+  // After a commit: checkpoints if the WAL is long enough. Requires
+  // connection_.mu.
+  void MaybeCheckpoint();
+
+  Connection& connection_;
+  const bool group_commit_;
+  const size_t max_batch_;
+  const int checkpoint_pages_;
+  int wal_frames_ = 0;  // WAL length after the last commit (wal hook).
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;  // Jobs queued, or closing.
+  std::condition_variable done_cv_;  // Some job answered.
+  std::deque<Job*> queue_;
+  bool closing_ = false;
+  Stats stats_;
+  std::thread thread_;
+};
+
+}  // namespace mancala::storage
+
+#endif  // MANCALA_STORAGE_SQLITE_WRITER_H_
