@@ -43,9 +43,18 @@ build() {
   cmake --build build -j "$(nproc)"
 }
 
-# A throwaway cluster (deploy/pg.sh), stopped whatever happens.
+# A throwaway cluster (deploy/pg.sh), stopped whatever happens. Port 15432,
+# or the next free one (another cluster may run on this machine).
 start_pg() {
-  trap 'bash deploy/pg.sh stop >/dev/null 2>&1 || true' EXIT
+  if [ -z "${MANCALA_PG_PORT:-}" ]; then
+    MANCALA_PG_PORT=15432
+    while (exec 3<>"/dev/tcp/127.0.0.1/$MANCALA_PG_PORT") 2>/dev/null; do
+      MANCALA_PG_PORT=$((MANCALA_PG_PORT + 1))
+    done
+  fi
+  export MANCALA_PG_PORT
+  # An absolute path: the trap runs after `cd build`.
+  trap "bash '$PWD/deploy/pg.sh' stop >/dev/null 2>&1 || true" EXIT
   bash deploy/pg.sh start
   eval "$(bash deploy/pg.sh env)"
   export MANCALA_TEST_PG_DSN

@@ -30,7 +30,7 @@ wait_for() {
 start_server "$MANCALAD" "$DB" "$WORK/server.log" --grace-seconds 1 --tick-ms 50
 S=127.0.0.1:$PORT
 
-"$MANCALA" play --server $S --vs open --name Alice --auto --move-delay-ms 400 \
+"$MANCALA" play --server $S --vs open --name Alice --auto --move-delay-ms 800 \
   </dev/null >"$WORK/alice.out" 2>&1 &
 ALICE=$!; PIDS+=($ALICE)
 wait_for "$WORK/alice.out" "invite code [A-Z0-9]{8}" 10
