@@ -6,6 +6,9 @@
 //   build/tests/bench/store_bench [--seconds 2] [--reps 3] [--dir /var/tmp]
 //                                 [--wal-moves 1024]
 //
+// Also GetMatch latency alone and while 64 callers append (reads have their
+// own connections and should not wait for a commit's fsync).
+//
 // Prints one table of medians over --reps runs (modes alternate within a
 // repetition, so drift hits both) and the load average before and after.
 
@@ -124,6 +127,47 @@ Run Measure(const std::filesystem::path& dir, bool group_commit, int callers,
   return r;
 }
 
+// GetMatch latency (p50, p99 in microseconds) from one reader for
+// `seconds`, while `writers` callers append with group commit.
+std::pair<double, double> ReadLatency(const std::filesystem::path& dir,
+                                      int writers, double seconds) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto store = *SqliteStore::Open((dir / "bench.db").string());
+  for (int i = 0; i < std::max(1, writers); ++i) {
+    if (!store->CreateMatch(NewMatch(i)).ok()) std::exit(1);
+  }
+  std::atomic<bool> running = true;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < writers; ++i) {
+    threads.emplace_back([&, i] {
+      const std::string id = "match" + std::to_string(i);
+      for (int64_t ply = 1; running; ++ply) {
+        (void)store->AppendMove(NewMove(id, ply), {});
+      }
+    });
+  }
+  std::vector<double> micros;
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!store->GetMatch("match0").ok()) std::exit(1);
+    micros.push_back(std::chrono::duration<double, std::micro>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count());
+    // Paced like a client: a reader looping on a shared lock would starve
+    // the writers and hide any wait behind them.
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  running = false;
+  for (auto& t : threads) t.join();
+  store.reset();
+  std::filesystem::remove_all(dir);
+  std::sort(micros.begin(), micros.end());
+  return {micros[micros.size() / 2], micros[micros.size() * 99 / 100]};
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -185,6 +229,21 @@ int main(int argc, char** argv) {
     std::printf("  %2d callers: per-move tx %.0f, group commit %.0f\n", callers,
                 Median(base_wal), Median(group_wal));
   }
+  // Reads use their own connections: they should not wait for the
+  // writer's fsync.
+  std::vector<double> idle50, idle99, busy50, busy99;
+  for (int rep = 0; rep < reps; ++rep) {
+    auto idle = ReadLatency(dir, 0, seconds);
+    auto busy = ReadLatency(dir, 64, seconds);
+    idle50.push_back(idle.first);
+    idle99.push_back(idle.second);
+    busy50.push_back(busy.first);
+    busy99.push_back(busy.second);
+  }
+  std::printf(
+      "\nGetMatch latency, alone / while 64 callers append (us): "
+      "p50 %.0f / %.0f, p99 %.0f / %.0f\n",
+      Median(idle50), Median(busy50), Median(idle99), Median(busy99));
   std::printf("\nload average after: %s\n", LoadAverage().c_str());
   return 0;
 }
