@@ -4,12 +4,30 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
 #include "services/build_info.h"
 #include "services/logging.h"
 #include "services/server.h"
+#include "storage/open_store.h"
+
+namespace {
+
+// postgresql://user:secret@host/db -> postgresql://user:***@host/db, for logs.
+std::string RedactPassword(std::string url) {
+  const size_t scheme = url.find("://");
+  const size_t at = url.find('@', scheme == std::string::npos ? 0 : scheme);
+  if (scheme == std::string::npos || at == std::string::npos) return url;
+  const size_t colon = url.find(':', scheme + 3);
+  if (colon != std::string::npos && colon < at) {
+    url.replace(colon + 1, at - colon - 1, "***");
+  }
+  return url;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   mancala::services::ServerOptions options;
@@ -21,16 +39,28 @@ int main(int argc, char** argv) {
   app.add_option("--listen", options.address,
                  "host:port to serve on; port 0 picks a free port")
       ->capture_default_str();
+  std::string storage = "sqlite";
   app.add_option("--db", options.db_path,
-                 "SQLite database file (created if missing)")
+                 "SQLite database file (created if missing), or a "
+                 "postgresql:// URL")
+      ->capture_default_str();
+  app.add_option("--storage", storage,
+                 "sqlite (the --db file), or postgres: the URL is read from "
+                 "MANCALAD_DATABASE_URL, out of process listings")
+      ->check(CLI::IsMember({"sqlite", "postgres"}))
+      ->capture_default_str();
+  app.add_option("--db-pool", options.db_pool_size,
+                 "PostgreSQL: connections in the fixed pool")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   app.add_option("--db-busy-timeout-ms", options.db_busy_timeout_ms,
                  "how long a write waits while another process locks the "
-                 "database before the call answers UNAVAILABLE (ms)")
+                 "database before the call answers UNAVAILABLE (ms; "
+                 "PostgreSQL: the sessions' lock_timeout)")
       ->check(CLI::Range(0, 600000))
       ->capture_default_str();
   app.add_option("--db-readers", options.db_read_connections,
-                 "read-only database connections serving reads")
+                 "SQLite: read-only database connections serving reads")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   app.add_option("--cpu-threads", options.cpu_threads,
@@ -115,6 +145,16 @@ int main(int argc, char** argv) {
     std::cerr << s.message() << "\n";
     return 2;
   }
+  if (storage == "postgres") {
+    const char* url = std::getenv("MANCALAD_DATABASE_URL");
+    if (url == nullptr || *url == '\0') {
+      spdlog::error(
+          "--storage postgres needs MANCALAD_DATABASE_URL "
+          "(postgresql://user@host:port/dbname)");
+      return 2;
+    }
+    options.db_path = url;
+  }
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace =
       std::chrono::milliseconds(static_cast<int64_t>(grace_seconds * 1000));
@@ -138,7 +178,9 @@ int main(int argc, char** argv) {
   }
   // The line scripts and tests wait for; keep its shape.
   spdlog::info("mancalad listening on port {} (database {})", (*server)->port(),
-               options.db_path);
+               mancala::storage::IsPostgresUrl(options.db_path)
+                   ? RedactPassword(options.db_path)
+                   : options.db_path);
   if ((*server)->metrics_port() != 0) {
     // Also read by scripts and tests: keep its shape.
     spdlog::info("metrics on port {} (/metrics)", (*server)->metrics_port());

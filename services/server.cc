@@ -3,6 +3,7 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <spdlog/spdlog.h>
 
 #include <filesystem>
 #include <thread>
@@ -10,8 +11,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/admin_service.h"
-#include "services/convert.h"
 #include "services/auth.h"
+#include "services/convert.h"
 #include "services/cpu_worker.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
@@ -22,7 +23,7 @@
 #include "services/rating_service.h"
 #include "services/rpc_log.h"
 #include "services/unparsed_request.h"
-#include "storage/sqlite_store.h"
+#include "storage/open_store.h"
 
 namespace mancala::services {
 
@@ -31,7 +32,8 @@ struct Server::Impl {
   Metrics metrics;
   SystemClock system_clock;
   const Clock* clock = nullptr;
-  std::unique_ptr<storage::SqliteStore> store;
+  std::unique_ptr<storage::Store> store;
+  std::function<absl::Status()> ping;  // Empty for SQLite.
   std::unique_ptr<Authenticator> auth;
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
@@ -62,6 +64,31 @@ struct Server::Impl {
       matchmaker->Tick();
     }
   }
+  // Health: asks the database every `every` (PostgreSQL only) and reports
+  // NOT_SERVING while it does not answer.
+  void RunProber(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
+    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    bool serving = true;
+    for (;;) {
+      {
+        absl::MutexLock lock(&tick_mu);
+        if (tick_mu.AwaitWithTimeout(absl::Condition(&stopping), every)) {
+          return;
+        }
+      }
+      const absl::Status s = ping();
+      if (s.ok() == serving) continue;
+      serving = s.ok();
+      health->SetServingStatus(serving);
+      if (serving) {
+        spdlog::info("database answers again: serving");
+      } else {
+        spdlog::warn("database unreachable, not serving: {}",
+                     std::string(s.message()));
+      }
+    }
+  }
+  std::thread prober;  // Health: PostgreSQL only.
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -103,17 +130,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const ServerOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock ? options.clock : &impl->system_clock;
-  if (options.db_path != ":memory:") {
+  if (options.db_path != ":memory:" &&
+      !storage::IsPostgresUrl(options.db_path)) {
     std::error_code ec;
     auto dir = std::filesystem::path(options.db_path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   }
-  storage::SqliteStoreOptions store_options;
-  store_options.busy_timeout_ms = options.db_busy_timeout_ms;
-  store_options.read_connections = options.db_read_connections;
-  auto store = storage::SqliteStore::Open(options.db_path, store_options);
+  storage::StoreOptions store_options;
+  store_options.pool_size = options.db_pool_size;
+  store_options.sqlite.busy_timeout_ms = options.db_busy_timeout_ms;
+  store_options.sqlite.read_connections = options.db_read_connections;
+  auto store = storage::OpenStore(options.db_path, store_options);
   if (!store.ok()) return store.status();
-  impl->store = *std::move(store);
+  impl->store = std::move(store->store);
+  impl->ping = std::move(store->ping);
   impl->store->set_metrics(&impl->metrics);
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
@@ -181,6 +211,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const absl::Duration every = absl::FromChrono(options.tick);
     p->ticker = std::thread([p, every] { p->RunTicker(every); });
   }
+  if (impl->ping) {
+    Impl* p = impl.get();
+    const absl::Duration every = absl::FromChrono(options.health_probe);
+    p->prober = std::thread([p, every] { p->RunProber(every); });
+  }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
@@ -205,6 +240,7 @@ void Server::Shutdown() {
     impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
   if (impl_->ticker.joinable()) impl_->ticker.join();
+  if (impl_->prober.joinable()) impl_->prober.join();
   impl_->metrics_http.reset();  // No scrape reads the parts below now.
   impl_->cpu.reset();           // No CPU move starts after this.
   // Open watch streams end first, so Shutdown does not wait for them.

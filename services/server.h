@@ -1,12 +1,16 @@
 // The mancalad server: storage, live matches, CPU worker and the gRPC
 // services, wired together (route_guide style: main() only parses flags).
 //
-// Start() opens the database, restores the matches in progress, binds the
-// address (port 0 picks a free port; port() tells which) and serves
+// Start() opens the database (SQLite file, or PostgreSQL for a
+// postgresql:// URL: storage/open_store.h), restores the matches in progress,
+// binds the address (port 0 picks a free port; port() tells which) and serves
 // mancala.v1.PlayerService, MatchService, MatchmakingService, RatingService
 // and AdminService,
 // grpc.health.v1.Health and server reflection. Every RPC passes one
 // interceptor that counts, times and logs it (rpc_log.h).
+// On PostgreSQL, a database that goes away makes RPCs that need it fail with
+// UNAVAILABLE and the health service report NOT_SERVING until it answers
+// again; no restart is needed.
 
 #ifndef MANCALA_SERVICES_SERVER_H_
 #define MANCALA_SERVICES_SERVER_H_
@@ -23,12 +27,17 @@ namespace mancala::services {
 
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
-  std::string db_path = "var/mancala.db";   // ":memory:" for tests.
-  // How long a write waits for a lock another process holds on the
+  // SQLite file (":memory:" for tests) or a postgresql:// URL.
+  std::string db_path = "var/mancala.db";
+  // SQLite: how long a write waits for a lock another process holds on the
   // database before the RPC answers UNAVAILABLE (ms); read-only database
   // connections serving reads (storage/sqlite_store.h).
   int db_busy_timeout_ms = 5000;
   int db_read_connections = 4;
+  int db_pool_size = 8;  // PostgreSQL connections (fixed pool).
+  // How often the health service re-checks that PostgreSQL answers (real
+  // time): NOT_SERVING while it does not.
+  std::chrono::milliseconds health_probe{500};
   // Threads that play the computer's moves; 0 leaves CPU turns pending
   // (tests of turn order only).
   int cpu_threads = 1;

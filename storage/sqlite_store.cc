@@ -9,54 +9,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include "storage/record_names.h"
 #include "storage/schema.h"
 
 namespace mancala::storage {
 namespace {
-
-constexpr std::pair<MatchStatus, const char*> kStatusNames[] = {
-    {MatchStatus::kWaiting, "waiting"},
-    {MatchStatus::kInProgress, "in_progress"},
-    {MatchStatus::kFinished, "finished"},
-    {MatchStatus::kCancelled, "cancelled"},
-    {MatchStatus::kAborted, "aborted"},
-};
-const char* StatusName(MatchStatus s) {
-  for (const auto& [status, name] : kStatusNames) {
-    if (status == s) return name;
-  }
-  return "in_progress";
-}
-// A stored value outside its enum: the row is unreadable (DATA_LOSS), never
-// read as some default.
-struct UnreadableRow : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-MatchStatus ParseStatus(const std::string& s) {
-  for (const auto& [status, name] : kStatusNames) {
-    if (s == name) return status;
-  }
-  throw UnreadableRow("unknown match status \"" + s + "\"");
-}
-
-constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
-    {SeatRecord::Kind::kPlayer, "player"},
-    {SeatRecord::Kind::kCpu, "cpu"},
-    {SeatRecord::Kind::kOpen, "open"},
-};
-const char* SeatKindName(SeatRecord::Kind k) {
-  for (const auto& [kind, name] : kSeatKinds) {
-    if (kind == k) return name;
-  }
-  return "open";
-}
-SeatRecord::Kind ParseSeatKind(const std::string& s) {
-  for (const auto& [kind, name] : kSeatKinds) {
-    if (s == name) return kind;
-  }
-  throw UnreadableRow("unknown seat kind \"" + s + "\"");
-}
 
 // Binds a string, or NULL when it is empty (nullable unique columns).
 void BindOrNull(SQLite::Statement& q, int index, const std::string& value) {

@@ -1,8 +1,9 @@
 // Durable records of players, matches and moves.
 //
-// Store is the storage interface the services use; SqliteStore (sqlite_store.h)
-// implements it today. It speaks in plain records, free of SQL, so another
-// backend can follow.
+// Store is the storage interface the services use; SqliteStore
+// (sqlite_store.h) and PgStore (pg_store.h) implement it, and
+// tests/storage/store_contract_test.cc holds both to this contract. It speaks
+// in plain records, free of SQL.
 //
 // Contract:
 // - Every method is atomic: it either happens entirely or not at all.
@@ -10,12 +11,12 @@
 //   ALREADY_EXISTS (duplicate id or token hash), ABORTED (AppendMove found the
 //   match at another ply: a stale or duplicate append), UNAVAILABLE (the
 //   database stayed locked by another process past the store's busy timeout,
-//   or the store is closing: nothing was written, a retry may succeed),
-//   DATA_LOSS (a stored value is unreadable, e.g. a match status or seat kind
-//   outside its enum: never read as a default), INTERNAL (the database
-//   failed; the message says how).
+//   the store is closing, or the database server cannot be reached now:
+//   nothing was written, a retry may succeed), DATA_LOSS (a stored value is
+//   unreadable, e.g. a match status or seat kind outside its enum: never read
+//   as a default), INTERNAL (the database failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
-//   process (SQLite WAL with synchronous=FULL).
+//   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
 // Interface changes are additive only (another backend implements it); the
 // UNAVAILABLE case above was added for busy timeouts and closing (issue 18).

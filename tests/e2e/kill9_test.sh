@@ -7,21 +7,14 @@ set -euo pipefail
 MANCALAD=$1 MANCALA=$2
 source "$(dirname "$0")/lib.sh"
 WORK=$(mktemp -d)
-trap 'kill -9 ${SERVER_PID:-0} 2>/dev/null && wait ${SERVER_PID:-0} 2>/dev/null; rm -rf "$WORK"' EXIT
-DB=$WORK/mancala.db
+# No server yet, no kill: `kill -9 0` would kill the whole process group.
+trap 'stop_server; drop_db; rm -rf "$WORK"' EXIT
+make_db "$WORK"  # SQLite, or PostgreSQL with MANCALA_TEST_BACKEND=postgres.
 
 start_server "$MANCALAD" "$DB" "$WORK/server1.log"
 # First half: four moves of ours (the CPU answers in between), then input
 # runs out and the client stops, telling how to resume.
-set +e
-"$MANCALA" play --server 127.0.0.1:$PORT --game kalah --vs cpu \
-  --moves 0,1,2,3 </dev/null >"$WORK/client1.out" 2>"$WORK/client1.err"
-rc=$?
-set -e
-[ $rc -eq 2 ] || { cat "$WORK/client1.out" "$WORK/client1.err"; fail "client 1 exit $rc, want 2"; }
-MATCH=$(sed -n 's/^Match \(matches\/[0-9a-f]*\),.*/\1/p' "$WORK/client1.out")
-TOKEN=$(sed -n 's/.*, token \([0-9a-f]*\))\.$/\1/p' "$WORK/client1.out")
-[ -n "$MATCH" ] && [ -n "$TOKEN" ] || fail "client did not print match and token"
+first_moves "$MANCALA" "$WORK/client1.out" --game kalah --vs cpu --moves 0,1,2,3
 
 # Kill the server the hard way, mid-match.
 kill -9 "$SERVER_PID"
@@ -42,14 +35,12 @@ acked=$(cat "$WORK/client1.out" "$WORK/client2.out" |
   sed -n 's/^  ply \([0-9]*\): .* plays pit \([0-9]*\).*/\1 \2/p')
 [ -n "$acked" ] || fail "the client acknowledged no move"
 while read -r ply pit; do
-  got=$(sqlite3 "$DB" "SELECT pit FROM moves WHERE match_id='$ID' AND ply=$ply")
+  got=$(sql "SELECT pit FROM moves WHERE match_id='$ID' AND ply=$ply")
   [ "$got" = "$pit" ] || fail "acknowledged move ply $ply pit $pit: database has '$got'"
 done <<<"$acked"
 # The stored moves are exactly plies 1..N with the match at ply N, finished.
-read -r count maxply <<<"$(sqlite3 -separator ' ' "$DB" \
-  "SELECT COUNT(*), MAX(ply) FROM moves WHERE match_id='$ID'")"
-read -r status ply <<<"$(sqlite3 -separator ' ' "$DB" \
-  "SELECT status, ply FROM matches WHERE id='$ID'")"
+read -r count maxply <<<"$(sql "SELECT COUNT(*), MAX(ply) FROM moves WHERE match_id='$ID'")"
+read -r status ply <<<"$(sql "SELECT status, ply FROM matches WHERE id='$ID'")"
 [ "$count" = "$maxply" ] && [ "$maxply" = "$ply" ] || fail "moves $count, max ply $maxply, match ply $ply"
 [ "$status" = finished ] || fail "match status $status"
 [ "$(echo "$acked" | wc -l)" = "$ply" ] || fail "client saw $(echo "$acked" | wc -l) moves, database has $ply"

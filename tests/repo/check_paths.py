@@ -26,7 +26,7 @@ binary files skipped) and fails, listing file:line and the reason, on any of:
                    protos in proto/CMakeLists.txt) and cmake's default
                    prefix /usr/local (the installed binaries and docs)
        /etc/       system configuration (/etc/systemd/system for the unit)
-       /dev/null, /dev/shm (tmpfs), /proc/, /sys/
+       /dev/null, /dev/shm (tmpfs), /dev/tcp/ (bash), /proc/, /sys/
        /var/lib/mancala   the state folder the systemd unit gives mancalad
    Anything else (home folders, /root, /tmp, /opt, /mnt, a work folder ...)
    is a path on one machine and fails. Not covered: `~/` paths and Windows
@@ -56,7 +56,7 @@ MACHINE_ROOTS = (
     "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt private "
     "proc root run sbin scratch snap srv sys tmp usr var Users Volumes work "
     "workspace").split()
-ALLOWED_PREFIXES = ("/usr/", "/etc/", "/dev/null", "/dev/shm", "/proc/", "/sys/",
+ALLOWED_PREFIXES = ("/usr/", "/etc/", "/dev/null", "/dev/shm", "/dev/tcp/", "/proc/", "/sys/",
                     "/var/lib/mancala")
 
 # Each pattern starts with a literal, which keeps the scan of the large data

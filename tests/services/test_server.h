@@ -1,5 +1,7 @@
 // An in-process mancalad on a free port with its own database, and clients
-// for it over a real channel. For service tests.
+// for it over a real channel. For service tests. The database is SQLite, or
+// PostgreSQL with MANCALA_TEST_BACKEND=postgres (tests/support/
+// test_database.h; ctest registers both variants).
 
 #ifndef MANCALA_TESTS_SERVICES_TEST_SERVER_H_
 #define MANCALA_TESTS_SERVICES_TEST_SERVER_H_
@@ -10,7 +12,6 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@
 #include "mancala/v1/rating_service.grpc.pb.h"
 #include "services/clock.h"
 #include "services/server.h"
+#include "tests/support/test_database.h"
 
 namespace mancala::testing {
 
@@ -36,24 +38,27 @@ struct TestPlayer {
 class ServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("mancala_service_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    const Backend backend = BackendFromEnvironment();
+    MANCALA_SKIP_WITHOUT_POSTGRES(backend);
+    auto db = TestDatabase::Create(
+        backend,
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
     StartServer();
   }
   void TearDown() override {
     server_.reset();
-    std::filesystem::remove_all(dir_);
+    db_.reset();
   }
 
-  // Starts (or restarts) the server on the same database file.
+  // Starts (or restarts) the server on the same database.
   void StartServer() {
     server_.reset();
     services::ServerOptions options;
     options.address = "127.0.0.1:0";
-    options.db_path = (dir_ / "mancala.db").string();
+    options.db_path = db_->url();
+    options.db_pool_size = 4;
     options.cpu_threads = cpu_threads_;
     options.db_busy_timeout_ms = db_busy_timeout_ms_;
     options.cpu_budget_ms = cpu_budget_ms_;
@@ -191,7 +196,7 @@ class ServiceTest : public ::testing::Test {
   std::array<int, 4> cpu_budget_ms_ = {50, 100, 300, 1000};  // Levels 1-4.
   int64_t grace_ms_ = 20'000;
   services::ManualClock clock_{1'800'000'000'000};
-  std::filesystem::path dir_;
+  std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<services::Server> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::PlayerService::Stub> players_;

@@ -1,5 +1,5 @@
-// A SqliteStore on a fresh database file in a temporary folder, with a
-// sample match and moves, for the storage tests.
+// A SqliteStore on a fresh database file in a temporary folder, and a sample
+// match and moves (also used by the contract tests on both backends).
 
 #ifndef MANCALA_TESTS_STORAGE_STORE_TEST_FIXTURE_H_
 #define MANCALA_TESTS_STORAGE_STORE_TEST_FIXTURE_H_
@@ -17,6 +17,35 @@
 #include "storage/sqlite_store.h"
 
 namespace mancala::storage {
+
+// A Kalah match between player p1 (seat 0) and a level-3 CPU that moves
+// first, created at 1000 ms.
+inline MatchRecord SampleMatch(const std::string& id = "m1") {
+  MatchRecord m;
+  m.id = id;
+  m.game = "kalah";
+  m.options = {{"seeds", "5"}, {"end_rule", "any_side_empty"}};
+  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
+             {SeatRecord::Kind::kCpu, "", 3}};
+  m.first_seat = 1;
+  m.created_by = "p1";
+  m.created_at_ms = m.updated_at_ms = 1000;
+  return m;
+}
+
+// Move `ply` of `match_id`, played at 1000 + ply ms, with binary events.
+inline MoveRow SampleMove(int64_t ply, int seat, int pit,
+                          const std::string& match_id = "m1") {
+  MoveRow r;
+  r.match_id = match_id;
+  r.ply = ply;
+  r.seat = seat;
+  r.pit = pit;
+  r.by_cpu = seat == 1;
+  r.played_at_ms = 1000 + ply;
+  r.events = std::string("ev\0") + std::to_string(ply);  // Binary-safe.
+  return r;
+}
 
 class StoreFileTest : public ::testing::Test {
  protected:
@@ -37,29 +66,11 @@ class StoreFileTest : public ::testing::Test {
   }
 
   static MatchRecord SampleMatch(const std::string& id = "m1") {
-    MatchRecord m;
-    m.id = id;
-    m.game = "kalah";
-    m.options = {{"seeds", "5"}, {"end_rule", "any_side_empty"}};
-    m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-               {SeatRecord::Kind::kCpu, "", 3}};
-    m.first_seat = 1;
-    m.created_by = "p1";
-    m.created_at_ms = m.updated_at_ms = 1000;
-    return m;
+    return storage::SampleMatch(id);
   }
-
   static MoveRow Move(int64_t ply, int seat, int pit,
                       const std::string& match_id = "m1") {
-    MoveRow r;
-    r.match_id = match_id;
-    r.ply = ply;
-    r.seat = seat;
-    r.pit = pit;
-    r.by_cpu = seat == 1;
-    r.played_at_ms = 1000 + ply;
-    r.events = std::string("ev\0") + std::to_string(ply);  // Binary-safe.
-    return r;
+    return SampleMove(ply, seat, pit, match_id);
   }
 
   // Polls `done` until it holds or `deadline` passes; returns whether it

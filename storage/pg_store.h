@@ -1,0 +1,122 @@
+// Store on PostgreSQL (through libpqxx): the same records and guarantees as
+// SqliteStore (store.h), for sites that run mancalad on a database server.
+//
+// Open() connects a fixed pool of `pool_size` connections (storage/pg_pool.h)
+// and applies the schema migrations (storage/pg_schema.h) to the schema the
+// DSN's search_path names (default `public`). An unreachable server is
+// UNAVAILABLE; another application's or a newer schema FAILED_PRECONDITION.
+//
+// Writes: AppendMove without ratings is one statement, so one round trip
+// (`WITH u AS (UPDATE matches ... WHERE id = $1 AND ply = $n - 1 RETURNING id)
+// INSERT INTO moves ... FROM u`); the move row carries the client request id
+// and first reply (the idempotency record). A rated end is one transaction:
+// the players' rating rows locked in player-id order (one player may finish
+// two matches at once), the move, the changes and the new ratings. A commit
+// is durable when acknowledged (synchronous_commit as the server sets it).
+//
+// Errors beyond store.h's: UNAVAILABLE when the server is unreachable or
+// went away mid-request (the pool reconnects by itself later), when a lock
+// held elsewhere outlasted lock_timeout_ms, and when a
+// serialization failure or deadlock persisted through PgPool::kMaxRetries
+// retries. An AppendMove whose commit was cut off is checked on a fresh
+// connection and reported OK if the move is stored.
+// Thread-safety: all methods may be called from any thread; up to pool_size
+// run at once.
+
+#ifndef MANCALA_STORAGE_PG_STORE_H_
+#define MANCALA_STORAGE_PG_STORE_H_
+
+#include <memory>
+#include <string>
+
+#include "storage/pg_pool.h"
+#include "storage/store.h"
+
+namespace pqxx {
+class transaction_base;
+}  // namespace pqxx
+
+namespace mancala::storage {
+
+class PgStore final : public Store {
+ public:
+  // `lock_timeout_ms`: how long a statement waits for a lock another
+  // session holds (an outside LOCK TABLE, a long transaction) before the
+  // call answers UNAVAILABLE; at least 1 ms.
+  static absl::StatusOr<std::unique_ptr<PgStore>> Open(
+      const std::string& dsn, int pool_size, int lock_timeout_ms = 5000);
+  ~PgStore() override;
+
+  // OK if the server answers now (health checks).
+  absl::Status Ping();
+
+  absl::Status CreatePlayer(const PlayerRecord& player) override;
+  absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override;
+  absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
+      const std::string& token_hash) override;
+
+  absl::Status CreateMatch(const MatchRecord& match) override;
+  absl::Status UpdateMatch(const MatchRecord& match) override;
+  absl::StatusOr<std::string> FindMatchByInviteCode(
+      const std::string& code) override;
+  absl::StatusOr<MatchRecord> GetMatch(const std::string& id) override;
+  absl::StatusOr<std::vector<std::string>> ListMatchIds(
+      MatchStatus status) override;
+
+  absl::Status AppendMove(const MoveRow& move,
+                          const MatchUpdate& update) override;
+  absl::StatusOr<MoveRow> FindMoveByRequestId(
+      const std::string& match_id, const std::string& request_id) override;
+  absl::StatusOr<std::vector<MoveRow>> ListMoves(const std::string& match_id,
+                                                 int64_t from_ply,
+                                                 int limit) override;
+  absl::StatusOr<std::vector<MatchRecord>> ListMatches(
+      const MatchFilter& filter, const std::optional<Cursor>& after,
+      int limit) override;
+
+  // Ratings and audit: pg_ratings.cc.
+  absl::StatusOr<std::vector<RatingRecord>> GetRatings(
+      const std::string& game,
+      const std::vector<std::string>& player_ids) override;
+  absl::StatusOr<std::vector<RatingRecord>> ListLeaderboard(
+      const std::string& game, double max_rd,
+      const std::optional<std::pair<double, std::string>>& after,
+      int limit) override;
+  absl::StatusOr<std::vector<RatingChange>> ListRatingChanges(
+      const std::string& player_id, const std::string& game,
+      const std::optional<Cursor>& after, int limit) override;
+  absl::StatusOr<std::vector<RatingChange>> ListGameRatingChanges(
+      const std::string& game) override;
+  absl::StatusOr<std::vector<RatingChange>> ListMatchRatingChanges(
+      const std::string& match_id) override;
+  absl::Status VoidMatch(const std::string& match_id, const std::string& reason,
+                         const std::string& game,
+                         const std::vector<RatingChange>& changes,
+                         const std::vector<RatingRecord>& ratings,
+                         const AuditRecord& audit) override;
+  absl::StatusOr<std::vector<AuditRecord>> ListAuditLog(int64_t before_id,
+                                                        int limit) override;
+
+  // Writes rating changes and upserts ratings in player-id order, inside
+  // `tx` (pg_ratings.cc).
+  static void WriteRatings(pqxx::transaction_base& tx,
+                           const std::vector<RatingChange>& changes,
+                           const std::vector<RatingRecord>& ratings);
+
+ private:
+  explicit PgStore(std::unique_ptr<PgPool> pool);
+  // Why a conditional append changed nothing: NOT_FOUND or ABORTED.
+  static absl::Status AppendRefused(pqxx::transaction_base& tx,
+                                    const MoveRow& move);
+  // After a commit was cut off: OK if exactly this move is stored.
+  absl::Status CheckAppended(const MoveRow& move, absl::Status cut_off);
+
+  std::unique_ptr<PgPool> pool_;
+};
+
+// A PostgreSQL text[] literal of `values` (for `= ANY($n::text[])`).
+std::string PgTextArray(const std::vector<std::string>& values);
+
+}  // namespace mancala::storage
+
+#endif  // MANCALA_STORAGE_PG_STORE_H_
