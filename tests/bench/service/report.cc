@@ -72,6 +72,15 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
     order.push_back(RowName("Health/Check", levels.front(), "tmpfs"));
     order.push_back(RowName("SubmitMove", levels.front(), "tmpfs"));
   }
+  const bool postgres =
+      !runs.empty() &&
+      runs[0].rows.count(RowName("SubmitMove", levels.front(), "postgres"));
+  if (postgres) {
+    for (int n : levels) {
+      order.push_back(RowName("Health/Check", n, "postgres"));
+      order.push_back(RowName("SubmitMove", n, "postgres"));
+    }
+  }
   if (!runs.empty()) {
     for (const auto& [name, row] : runs[0].rows) {
       if (name.rfind("GetMatch", 0) == 0) order.push_back(name);
@@ -142,6 +151,17 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
              Field(r, RowName("Health/Check", lo, cpu_where), &Row::cpu_us));
        },
        "<= 2", [](double v) { return v <= 2; }});
+  if (postgres) {
+    for (int n : levels) {
+      figures.push_back(
+          {"SubmitMove QPS @" + std::to_string(n) + ", PostgreSQL / SQLite",
+           [=](const RunResult& r) {
+             return Ratio(qps(RowName("SubmitMove", n, "postgres"))(r),
+                          qps(RowName("SubmitMove", n, ""))(r));
+           },
+           "(diagnostic)", nullptr});
+    }
+  }
   figures.push_back({"GetMatch QPS with token / anonymous",
                      [=](const RunResult& r) {
                        double token = 0, anon = 0;

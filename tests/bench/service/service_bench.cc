@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,6 +39,9 @@ struct Config {
   std::string db_dir;
   std::string tmpfs_dir;
   std::vector<std::string> server_args;
+  // A PostgreSQL server for a second backend in the same run (the SubmitMove
+  // phases again, rows named "postgres"); empty = SQLite only.
+  std::string postgres_url;
   std::vector<int> levels = {8, 64, 256};
   std::vector<int> watcher_levels = {0, 1, 10, 100, 500};
   int get_clients = 8;
@@ -78,9 +82,13 @@ std::vector<std::string> ServerArgs(const Config& cfg) {
 // The health and SubmitMove phases at `levels`, rows named with `suffix`.
 void LoadPhases(const Config& cfg, const std::vector<int>& levels,
                 const std::string& suffix, RunResult* out) {
+  std::vector<std::string> args = ServerArgs(cfg);
+  if (suffix == "postgres") {
+    // mancalad reads the URL from MANCALAD_DATABASE_URL (set in main()).
+    args.insert(args.end(), {"--storage", "postgres"});
+  }
   auto server = ServerProcess::Start(
-      cfg.mancalad, suffix.empty() ? cfg.db_dir : cfg.tmpfs_dir,
-      ServerArgs(cfg));
+      cfg.mancalad, suffix == "tmpfs" ? cfg.tmpfs_dir : cfg.db_dir, args);
   if (suffix.empty()) out->db_fs = server->db_fs();
   Clients clients(server->address(), cfg.connections);
   const int most = std::max(cfg.get_clients,
@@ -132,7 +140,7 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
   // Fan-out: one mover (sequential calls), W spectators. On the tmpfs
   // server when there is one: the fsync time of a shared disk varies more
   // than the fan-out costs, and the fan-out is what this phase measures.
-  if (suffix.empty() == cfg.tmpfs_dir.empty()) {
+  if (suffix == (cfg.tmpfs_dir.empty() ? "" : "tmpfs")) {
     for (int w : cfg.watcher_levels) {
       const ProcStats before = server->Stats();
       std::vector<double> ms = MoverLatencyWithWatchers(
@@ -178,6 +186,9 @@ RunResult RunOnce(const Config& cfg) {
   if (!cfg.tmpfs_dir.empty()) {
     LoadPhases(cfg, {cfg.levels.front()}, "tmpfs", &run);
   }
+  if (!cfg.postgres_url.empty()) {
+    LoadPhases(cfg, cfg.levels, "postgres", &run);
+  }
   return run;
 }
 
@@ -211,6 +222,9 @@ int main(int argc, char** argv) {
   app.add_option(
       "--server-arg", cfg.server_args,
       "extra mancalad argument (repeat), e.g. --server-arg=--max-threads=64");
+  app.add_option("--postgres", cfg.postgres_url,
+                 "postgresql:// URL: also run the Health and SubmitMove phases "
+                 "with mancalad on PostgreSQL (deploy/pg.sh start)");
   app.add_option("--connections", cfg.connections,
                  "client connections the calls are spread over")
       ->check(CLI::Range(1, 64))
@@ -226,6 +240,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   cfg.measure = milliseconds(measure_ms);
+  if (!cfg.postgres_url.empty()) {
+    setenv("MANCALAD_DATABASE_URL", cfg.postgres_url.c_str(), 1);
+  }
   if (smoke) {
     cfg.levels = {4, 16};
     cfg.watcher_levels = {0, 5};
