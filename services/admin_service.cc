@@ -3,6 +3,8 @@
 #include <google/protobuf/util/time_util.h>
 #include <openssl/crypto.h>
 
+#include <tuple>
+
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
@@ -45,8 +47,18 @@ std::optional<MatchStatus> StatusFilter(v1::Match::State s, bool* bad) {
   }
 }
 
-int64_t Ms(const google::protobuf::Timestamp& t) {
-  return TimeUtil::TimestampToMilliseconds(t);
+// `field` in milliseconds since the epoch; INVALID_ARGUMENT outside the
+// range google.protobuf.Timestamp allows (years 1-9999, nanos 0-999999999).
+grpc::Status Ms(const google::protobuf::Timestamp& t, const char* field,
+                int64_t* ms) {
+  if (t.seconds() < TimeUtil::kTimestampMinSeconds ||
+      t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
+      t.nanos() > 999'999'999) {
+    return Invalid(std::string(field) +
+                   " must be a valid timestamp (years 1 to 9999)");
+  }
+  *ms = TimeUtil::TimestampToMilliseconds(t);
+  return grpc::Status::OK;
 }
 
 }  // namespace
@@ -96,13 +108,19 @@ grpc::Status AdminServiceImpl::ListMatches(
   } else if (!request->ranking().empty()) {
     return Invalid("ranking must be 'ranked', 'casual' or empty");
   }
-  if (request->has_create_time_from())
-    f.created_from_ms = Ms(request->create_time_from());
-  if (request->has_create_time_to())
-    f.created_to_ms = Ms(request->create_time_to());
-  if (request->has_end_time_from())
-    f.ended_from_ms = Ms(request->end_time_from());
-  if (request->has_end_time_to()) f.ended_to_ms = Ms(request->end_time_to());
+  for (auto [has, time, field, ms] :
+       {std::tuple{request->has_create_time_from(),
+                   &request->create_time_from(), "create_time_from",
+                   &f.created_from_ms},
+        std::tuple{request->has_create_time_to(), &request->create_time_to(),
+                   "create_time_to", &f.created_to_ms},
+        std::tuple{request->has_end_time_from(), &request->end_time_from(),
+                   "end_time_from", &f.ended_from_ms},
+        std::tuple{request->has_end_time_to(), &request->end_time_to(),
+                   "end_time_to", &f.ended_to_ms}}) {
+    if (!has) continue;
+    if (grpc::Status s = Ms(*time, field, ms); !s.ok()) return s;
+  }
   std::optional<int> size = PageSize(request->page_size(), 50, 500);
   if (!size.has_value()) return Invalid("page_size must be >= 0");
   // The token is bound to the filters it was made for.

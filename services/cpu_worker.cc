@@ -15,18 +15,24 @@ CpuWorker::CpuWorker(LiveMatches& matches, int threads,
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
-CpuWorker::~CpuWorker() {
+CpuWorker::~CpuWorker() { Stop(); }
+
+void CpuWorker::Stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
+    queue_.clear();
   }
   cv_.notify_all();
-  for (std::thread& t : threads_) t.join();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 void CpuWorker::Enqueue(CpuTurn turn) {
   {
     std::lock_guard lock(mu_);
+    if (stopping_) return;
     queue_.push_back(std::move(turn));
   }
   cv_.notify_one();

@@ -27,11 +27,15 @@ class CpuWorker {
   // Starts `threads` workers that play turns on `matches`; a move at level
   // L may think for at most budget_ms[L - 1] milliseconds.
   CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms);
-  // Stops the workers; queued turns are dropped (they are replayed from the
-  // store at the next start).
+  // Stop()s.
   ~CpuWorker();
 
+  // Queues `turn`; dropped once Stop() has begun.
   void Enqueue(CpuTurn turn);
+  // Stops the workers: a search in progress finishes (at most its budget)
+  // and its move is played; queued turns are dropped (announced again from
+  // the store at the next start). Idempotent.
+  void Stop();
 
  private:
   void Run();

@@ -42,6 +42,7 @@ LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
 LiveMatches::~LiveMatches() { CloseWatchers(); }
 
 void LiveMatches::CloseWatchers() {
+  closed_ = true;  // Before the snapshot: a later Watch() sees it.
   std::vector<LivePtr> all;
   {
     std::lock_guard lock(mu_);
@@ -55,8 +56,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                               "server shutting down; watch again"));
+      sink->Close(ShuttingDown("watch again"));
     }
   }
 }
@@ -413,6 +413,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::lock_guard lock(live->mu);
+  if (closed_) return ShuttingDown("watch again");
   v1::Match snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);
@@ -441,6 +442,13 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   }
   live->watchers.push_back(std::move(sink));
   return grpc::Status::OK;
+}
+
+int LiveMatches::WatcherCount(const std::string& id) {
+  LivePtr live;
+  if (!Find(id, &live).ok()) return 0;
+  std::lock_guard lock(live->mu);
+  return static_cast<int>(live->watchers.size());
 }
 
 void LiveMatches::Unwatch(const std::string& id,

@@ -121,6 +121,8 @@ class LiveMatches {
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).
   void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
+  // Watchers registered on match `id` (0 if unknown).
+  int WatcherCount(const std::string& id);
 
   // Admin: marks a finished rated match void and recomputes its game's
   // ratings from the stored history without it, with an audit entry.
@@ -132,7 +134,8 @@ class LiveMatches {
   // result with the stored one.
   grpc::Status Verify(const std::string& id, v1::VerifyMatchResponse* out);
 
-  // Ends every watch stream (UNAVAILABLE: watch again), for shutdown.
+  // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
+  // Watch() from then on answers UNAVAILABLE too.
   void CloseWatchers();
 
   // Looks at every live match's clock and presence; announces CPU turns and
@@ -174,6 +177,7 @@ class LiveMatches {
   const Clock& clock_;
   const LiveMatchesOptions options_;
   std::function<void(CpuTurn)> on_cpu_turn_;
+  std::atomic<bool> closed_{false};  // CloseWatchers() was called.
 
   std::mutex ratings_mu_;  // Serializes rating updates (see RateEnd).
   std::mutex mu_;          // Guards matches_.

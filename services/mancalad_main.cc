@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
     spdlog::info("signal {}: shutting down", sig);
     (*server)->Shutdown();
   });
-  (*server)->Wait();
-  waiter.detach();
+  (*server)->Wait();  // Returns once Shutdown() has finished.
+  waiter.join();
+  spdlog::info("mancalad stopped cleanly");
   return 0;
 }

@@ -81,6 +81,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   std::vector<Formed> formed;
   {
     std::lock_guard lock(mu_);
+    if (closed_) return ShuttingDown("search again");
     if (queue_of_.count(player_id) > 0) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
                    "you are already searching for a match; cancel that "
@@ -175,6 +176,7 @@ void Matchmaker::CloseAll() {
   std::vector<std::shared_ptr<FindSink>> sinks;
   {
     std::lock_guard lock(mu_);
+    closed_ = true;
     for (auto& [key, q] : queues_) {
       for (Entry& e : q.entries) sinks.push_back(e.sink);
       q.entries.clear();
@@ -182,8 +184,7 @@ void Matchmaker::CloseAll() {
     queue_of_.clear();
   }
   for (auto& sink : sinks) {
-    sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             "server shutting down; search again"));
+    sink->Close(ShuttingDown("search again"));
   }
 }
 

@@ -64,7 +64,8 @@ class Matchmaker {
   void Stats(v1::Game game, v1::QueueStats* out);
   // Forms the matches that are due and sends the updates that are due.
   void Tick();
-  // Ends every search (UNAVAILABLE: search again), for shutdown.
+  // Ends every search (UNAVAILABLE: search again), for shutdown; an
+  // Enqueue() from then on answers UNAVAILABLE too.
   void CloseAll();
 
  private:
@@ -103,6 +104,7 @@ class Matchmaker {
   std::mutex mu_;
   std::map<std::string, Queue> queues_;          // By queue key.
   std::map<std::string, std::string> queue_of_;  // Player id -> queue key.
+  bool closed_ = false;                          // CloseAll() was called.
 };
 
 }  // namespace mancala::services

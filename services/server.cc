@@ -11,11 +11,13 @@
 
 #include "services/admin_service.h"
 #include "services/cpu_worker.h"
+#include "services/guarded_services.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
 #include "services/matchmaking_service.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
+#include "services/resource_names.h"
 #include "storage/sqlite_store.h"
 
 namespace mancala::services {
@@ -32,13 +34,20 @@ struct Server::Impl {
   std::unique_ptr<AdminServiceImpl> admin_service;
   std::unique_ptr<Matchmaker> matchmaker;
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
+  // What gRPC serves: the services above behind the one catch at the edge.
+  std::unique_ptr<GuardedPlayerService> guarded_players;
+  std::unique_ptr<GuardedMatchService> guarded_matches;
+  std::unique_ptr<GuardedRatingService> guarded_ratings;
+  std::unique_ptr<GuardedAdminService> guarded_admin;
+  std::unique_ptr<GuardedMatchmakingService> guarded_matchmaking;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 
   // The ticker: checks clocks and presence every `tick`.
   std::mutex tick_mu;
   std::condition_variable tick_cv;
-  bool stopping = false;
+  bool stopping = false;  // Shutdown() has begun.
+  bool stopped = false;   // Shutdown() has finished.
   std::thread ticker;
 };
 
@@ -92,11 +101,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
                            &impl->port);
-  builder.RegisterService(impl->players.get());
-  builder.RegisterService(impl->match_service.get());
-  builder.RegisterService(impl->rating_service.get());
-  builder.RegisterService(impl->admin_service.get());
-  builder.RegisterService(impl->matchmaking_service.get());
+  impl->guarded_players =
+      std::make_unique<GuardedPlayerService>(*impl->players);
+  impl->guarded_matches =
+      std::make_unique<GuardedMatchService>(*impl->match_service);
+  impl->guarded_ratings =
+      std::make_unique<GuardedRatingService>(*impl->rating_service);
+  impl->guarded_admin =
+      std::make_unique<GuardedAdminService>(*impl->admin_service);
+  impl->guarded_matchmaking =
+      std::make_unique<GuardedMatchmakingService>(*impl->matchmaking_service);
+  builder.RegisterService(impl->guarded_players.get());
+  builder.RegisterService(impl->guarded_matches.get());
+  builder.RegisterService(impl->guarded_ratings.get());
+  builder.RegisterService(impl->guarded_admin.get());
+  builder.RegisterService(impl->guarded_matchmaking.get());
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
@@ -118,14 +137,29 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
 }
 
 void Server::Tick() {
+  std::lock_guard lock(impl_->tick_mu);
+  if (impl_->stopping) return;  // The matches may be gone.
   impl_->matches->Tick();
   impl_->matchmaker->Tick();
 }
 
+int Server::WatcherCount(const std::string& match) {
+  std::lock_guard lock(impl_->tick_mu);
+  if (impl_->stopping) return 0;
+  std::string id;
+  if (!MatchIdFromName(match, "match", &id).ok()) return 0;
+  return impl_->matches->WatcherCount(id);
+}
+
 int Server::port() const { return impl_->port; }
 
-void Server::Wait() { impl_->server->Wait(); }
+void Server::Wait() {
+  std::unique_lock lock(impl_->tick_mu);
+  impl_->tick_cv.wait(lock, [this] { return impl_->stopped; });
+}
 
+// The order is docs/design.md "Shutdown": each step only starts once
+// nothing that could still call into what it tears down is running.
 void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
@@ -133,14 +167,43 @@ void Server::Shutdown() {
     if (impl_->stopping) return;
     impl_->stopping = true;
   }
-  impl_->tick_cv.notify_all();
-  if (impl_->ticker.joinable()) impl_->ticker.join();
-  impl_->cpu.reset();  // No CPU move starts after this.
-  // Open watch streams end first, so Shutdown does not wait for them.
+  // 1. Streams end (UNAVAILABLE, SHUTTING_DOWN) and new ones are refused,
+  //    so the drain below waits only for short calls.
   impl_->matches->CloseWatchers();
   impl_->matchmaker->CloseAll();
+  // 2. gRPC stops accepting calls and waits for those in flight: every
+  //    move it stores is answered.
   impl_->server->Shutdown(std::chrono::system_clock::now() +
-                          std::chrono::seconds(2));
+                          std::chrono::seconds(10));
+  impl_->server->Wait();
+  // 3. The ticker (it saw `stopping` and ends at its next wake-up) and the
+  //    CPU worker stop: they are the only callers left, and the ticker
+  //    announces CPU turns, so it stops first.
+  impl_->tick_cv.notify_all();
+  if (impl_->ticker.joinable()) impl_->ticker.join();
+  impl_->cpu->Stop();
+  impl_->matches->SetCpuTurnListener(nullptr);
+  // 4. The store closes last, after everything that writes to it.
+  impl_->server.reset();
+  impl_->guarded_players.reset();
+  impl_->guarded_matches.reset();
+  impl_->guarded_ratings.reset();
+  impl_->guarded_admin.reset();
+  impl_->guarded_matchmaking.reset();
+  impl_->matchmaking_service.reset();
+  impl_->matchmaker.reset();
+  impl_->admin_service.reset();
+  impl_->rating_service.reset();
+  impl_->match_service.reset();
+  impl_->players.reset();
+  impl_->cpu.reset();
+  impl_->matches.reset();
+  impl_->store.reset();
+  {
+    std::lock_guard lock(impl_->tick_mu);
+    impl_->stopped = true;
+  }
+  impl_->tick_cv.notify_all();
 }
 
 }  // namespace mancala::services

@@ -54,10 +54,21 @@ class Server {
 
   int port() const;
   // Checks deadlines and presence now (the ticker does this every
-  // ServerOptions::tick); for tests that move a ManualClock.
+  // ServerOptions::tick); for tests that move a ManualClock. Does nothing
+  // once Shutdown() has begun.
   void Tick();
-  // Blocks until Shutdown() is called from another thread.
+  // Open watch streams of "matches/{id}" `match`, as the server counts them
+  // (a stream the client closed counts until the server has seen it end);
+  // 0 once Shutdown() has begun. For tests that wait for that.
+  int WatcherCount(const std::string& match);
+  // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
+  // Stops in the order of docs/design.md "Shutdown": ends watch and
+  // matchmaking streams (UNAVAILABLE, reason SHUTTING_DOWN), stops
+  // accepting calls and answers those in flight (cancelled after 10 s),
+  // stops the ticker and the CPU worker, closes the store. Returns when
+  // done; later calls (and calls from other threads meanwhile) return at
+  // once.
   void Shutdown();
 
  private:

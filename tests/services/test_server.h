@@ -78,6 +78,17 @@ class ServiceTest : public ::testing::Test {
 
   static constexpr char kAdminToken[] = "test-admin-token";
 
+  // Polls `done` until it holds; false after 10 s of real time.
+  static bool WaitUntil(const std::function<bool()>& done) {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > give_up) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+
   std::unique_ptr<grpc::ClientContext> Ctx(const std::string& token = "") {
     auto ctx = std::make_unique<grpc::ClientContext>();
     ctx->set_deadline(std::chrono::system_clock::now() +
@@ -138,17 +149,14 @@ class ServiceTest : public ::testing::Test {
   // Polls until `seat` is to move or the match is over (the CPU worker
   // plays on its own thread); fails after 10 s of real time.
   v1::Match WaitForTurn(const std::string& match, int seat) {
-    const auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-      v1::Match m = Get(match);
-      if (m.to_move() == seat || m.state() == v1::Match::FINISHED) return m;
-      if (std::chrono::steady_clock::now() > give_up) {
-        ADD_FAILURE() << "seat " << seat << " never got the turn";
-        return m;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    v1::Match m;
+    if (!WaitUntil([&] {
+          m = Get(match);
+          return m.to_move() == seat || m.state() == v1::Match::FINISHED;
+        })) {
+      ADD_FAILURE() << "seat " << seat << " never got the turn";
     }
+    return m;
   }
 
   int cpu_threads_ = 1;
