@@ -14,7 +14,10 @@ PACKAGES=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
-TEST_PACKAGES=(systemd procps python3)
+TEST_PACKAGES=(systemd procps python3 python3-grpcio python3-protobuf)
+# The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
+# clang with libFuzzer for build-asan, gcc for build-tsan.
+SANITIZER_PACKAGES=(clang libfuzzer-14-dev)
 
 install_missing() {
   local missing=()
@@ -35,6 +38,32 @@ build() {
   cmake --build build -j "$(nproc)"
 }
 
+# build-asan: clang, AddressSanitizer + UndefinedBehaviorSanitizer, with the
+# libFuzzer targets; runs every test but the slow CPU strength series (and
+# the benchmarks, which are not tests). build-tsan: ThreadSanitizer, the
+# service tests. What each skips and why: README "Sanitizers and fuzzing".
+sanitizer_suites() {
+  local rc=0 t0=$SECONDS
+  echo "=== AddressSanitizer + UndefinedBehaviorSanitizer build, fuzzing ==="
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ -DMANCALA_SANITIZE=address,undefined \
+    -DMANCALA_FUZZ=ON >/dev/null
+  cmake --build build-asan -j "$(nproc)"
+  (cd build-asan &&
+    ctest --output-on-failure --timeout 900 -j "$(nproc)" -LE slow) ||
+    rc=1
+  echo "=== ThreadSanitizer build: service tests ==="
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMANCALA_SANITIZE=thread >/dev/null
+  cmake --build build-tsan -j "$(nproc)" --target services_test
+  (cd build-tsan &&
+    TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp halt_on_error=1" \
+      ctest --output-on-failure --timeout 900 -j "$(nproc)" -L service) ||
+    rc=1
+  echo "Sanitizer builds and suites took $((SECONDS - t0)) s (rc $rc)"
+  return $rc
+}
+
 case "${1:-}" in
   serve)
     install_missing "${PACKAGES[@]}"
@@ -43,8 +72,13 @@ case "${1:-}" in
     exec ./build/services/mancalad --listen 127.0.0.1:50051 --db var/mancala.db
     ;;
   test)
-    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}" \
+      "${SANITIZER_PACKAGES[@]}"
     build
+    # Sanitizer suites first, so the main run's ctest summary stays the
+    # last lines printed (CI reads them); their failure fails the run.
+    sanitized=0
+    sanitizer_suites || sanitized=$?
     # The golden data the suite checks, counted from the files themselves
     # (tests fail if these differ from what they register and replay).
     find tests/data -name "*.json" ! -name ratings.json | sort |
@@ -53,8 +87,11 @@ case "${1:-}" in
     ./build/tests/ratings/ratings_test \
       --gtest_filter=ConformanceFile.EveryVectorIsARegisteredTest |
       grep 'registered tests'
+    echo "=== Main build: every test ==="
     cd build
-    exec ctest --output-on-failure --timeout 900 -j "$(nproc)"
+    rc=0
+    ctest --output-on-failure --timeout 900 -j "$(nproc)" || rc=$?
+    ((rc == 0 && sanitized == 0)) || exit 1
     ;;
   *)
     echo "usage: $0 serve|test" >&2

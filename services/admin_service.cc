@@ -78,7 +78,7 @@ grpc::Status AdminServiceImpl::CheckAdmin(
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
                  admin_token_.empty()
                      ? "the admin API is disabled (start mancalad with "
-                       "--admin-token)"
+                       "--admin-token-file)"
                      : "this token does not open the admin API");
   }
   return grpc::Status::OK;

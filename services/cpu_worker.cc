@@ -10,8 +10,11 @@
 namespace mancala::services {
 
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
-                     std::array<int, 4> budget_ms)
-    : matches_(matches), budget_ms_(budget_ms) {
+                     std::array<int, 4> budget_ms,
+                     std::function<std::string(const CpuTurn&)> client_of)
+    : matches_(matches),
+      budget_ms_(budget_ms),
+      client_of_(std::move(client_of)) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
@@ -21,7 +24,8 @@ void CpuWorker::Stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
-    queue_.clear();
+    queues_.clear();
+    clients_.clear();
   }
   cv_.notify_all();
   for (std::thread& t : threads_) {
@@ -30,12 +34,29 @@ void CpuWorker::Stop() {
 }
 
 void CpuWorker::Enqueue(CpuTurn turn) {
+  std::string client = client_of_ ? client_of_(turn) : "";
   {
     std::lock_guard lock(mu_);
     if (stopping_) return;
-    queue_.push_back(std::move(turn));
+    std::deque<CpuTurn>& q = queues_[client];
+    if (q.empty()) clients_.push_back(client);
+    q.push_back(std::move(turn));
   }
   cv_.notify_one();
+}
+
+CpuTurn CpuWorker::Next() {
+  const std::string client = std::move(clients_.front());
+  clients_.pop_front();
+  auto it = queues_.find(client);
+  CpuTurn turn = std::move(it->second.front());
+  it->second.pop_front();
+  if (it->second.empty()) {
+    queues_.erase(it);
+  } else {
+    clients_.push_back(client);  // Its next turn waits for the others.
+  }
+  return turn;
 }
 
 void CpuWorker::Run() {
@@ -43,10 +64,9 @@ void CpuWorker::Run() {
     std::optional<CpuTurn> turn;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || !clients_.empty(); });
       if (stopping_) return;
-      turn = std::move(queue_.front());
-      queue_.pop_front();
+      turn = Next();
     }
     engine::CpuOptions options;
     options.level = turn->level;

@@ -5,7 +5,12 @@
 // move through LiveMatches::PlayCpu, which refuses it (ABORTED) if the match
 // moved on meanwhile. Each turn is computed with a seed derived from the
 // match id and ply, so a replayed server makes the same choices.
-// Thread-safety: Enqueue() may be called from any thread.
+//
+// Fairness: turns wait in one queue per client (the match's creator, from
+// `client_of`), and the workers take the clients in turn (round robin), so
+// one client's many CPU matches delay another client's CPU move by at most
+// one search per worker thread, however many they queue.
+// Thread-safety: Enqueue() may be called from any thread; Stop() from one.
 
 #ifndef MANCALA_SERVICES_CPU_WORKER_H_
 #define MANCALA_SERVICES_CPU_WORKER_H_
@@ -14,7 +19,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,8 +33,10 @@ namespace mancala::services {
 class CpuWorker {
  public:
   // Starts `threads` workers that play turns on `matches`; a move at level
-  // L may think for at most budget_ms[L - 1] milliseconds.
-  CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms);
+  // L may think for at most budget_ms[L - 1] milliseconds. `client_of`
+  // names the client a turn is played for (queues are per client).
+  CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms,
+            std::function<std::string(const CpuTurn&)> client_of);
   // Stop()s.
   ~CpuWorker();
 
@@ -39,12 +49,16 @@ class CpuWorker {
 
  private:
   void Run();
+  // The next turn, round robin over clients. Requires mu_, a turn queued.
+  CpuTurn Next();
 
   LiveMatches& matches_;
   const std::array<int, 4> budget_ms_;
+  const std::function<std::string(const CpuTurn&)> client_of_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<CpuTurn> queue_;
+  std::map<std::string, std::deque<CpuTurn>> queues_;  // By client.
+  std::deque<std::string> clients_;  // Clients with turns queued, in turn.
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

@@ -2,6 +2,8 @@
 // implementation inside Guard() (services/rpc_guard.h), so the gRPC edge has
 // one catch for all of them. An RPC added to a proto and not listed here
 // answers UNIMPLEMENTED, which the service tests notice.
+// CreatePlayer, CreateMatch and Rematch also take a token from the
+// caller's address's bucket first (services/peer_limiter.h).
 // Thread-safety: as the implementations.
 
 #ifndef MANCALA_SERVICES_GUARDED_SERVICES_H_
@@ -10,6 +12,7 @@
 #include "services/admin_service.h"
 #include "services/match_service.h"
 #include "services/matchmaking_service.h"
+#include "services/peer_limiter.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
 #include "services/rpc_guard.h"
@@ -25,26 +28,34 @@ struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
   using Response = Resp;
 };
 
-// Overrides unary `Method` of the generated base to run impl_.Method()
-// inside Guard().
-#define MANCALA_GUARDED_UNARY(Method)                                         \
+// Overrides unary `Method` of the generated base to run `body` inside
+// Guard(); `body` may use context, request and response.
+#define MANCALA_GUARDED_CALL(Method, body)                                    \
   grpc::Status Method(                                                        \
       grpc::ServerContext* context,                                           \
       const typename Unary<decltype(&Impl::Method)>::Request* request,        \
       typename Unary<decltype(&Impl::Method)>::Response* response) override { \
-    return Guard(#Method,                                                     \
-                 [&] { return impl_.Method(context, request, response); });   \
+    return Guard(#Method, [&] { body });                                      \
   }
+#define MANCALA_GUARDED_UNARY(Method) \
+  MANCALA_GUARDED_CALL(Method, return impl_.Method(context, request, response);)
+// The same, after taking a token of the caller's address.
+#define MANCALA_GUARDED_LIMITED(Method)                         \
+  MANCALA_GUARDED_CALL(                                         \
+      Method, grpc::Status s = limiter_.Allow(context->peer()); \
+      return s.ok() ? impl_.Method(context, request, response) : s;)
 
 class GuardedPlayerService final : public v1::PlayerService::Service {
  public:
   using Impl = PlayerServiceImpl;
-  explicit GuardedPlayerService(Impl& impl) : impl_(impl) {}
-  MANCALA_GUARDED_UNARY(CreatePlayer)
+  GuardedPlayerService(Impl& impl, PeerLimiter& limiter)
+      : impl_(impl), limiter_(limiter) {}
+  MANCALA_GUARDED_LIMITED(CreatePlayer)
   MANCALA_GUARDED_UNARY(GetPlayer)
 
  private:
   Impl& impl_;
+  PeerLimiter& limiter_;
 };
 
 class GuardedMatchService final
@@ -52,12 +63,13 @@ class GuardedMatchService final
           v1::MatchService::Service> {
  public:
   using Impl = MatchServiceImpl;
-  explicit GuardedMatchService(Impl& impl) : impl_(impl) {}
-  MANCALA_GUARDED_UNARY(CreateMatch)
+  GuardedMatchService(Impl& impl, PeerLimiter& limiter)
+      : impl_(impl), limiter_(limiter) {}
+  MANCALA_GUARDED_LIMITED(CreateMatch)
   MANCALA_GUARDED_UNARY(GetMatch)
   MANCALA_GUARDED_UNARY(JoinMatch)
   MANCALA_GUARDED_UNARY(CancelMatch)
-  MANCALA_GUARDED_UNARY(Rematch)
+  MANCALA_GUARDED_LIMITED(Rematch)
   MANCALA_GUARDED_UNARY(SubmitMove)
   MANCALA_GUARDED_UNARY(Resign)
   MANCALA_GUARDED_UNARY(ListMoves)
@@ -70,6 +82,7 @@ class GuardedMatchService final
 
  private:
   Impl& impl_;
+  PeerLimiter& limiter_;
 };
 
 class GuardedMatchmakingService final
@@ -118,6 +131,8 @@ class GuardedAdminService final : public v1::AdminService::Service {
 };
 
 #undef MANCALA_GUARDED_UNARY
+#undef MANCALA_GUARDED_LIMITED
+#undef MANCALA_GUARDED_CALL
 
 }  // namespace mancala::services
 

@@ -414,6 +414,11 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::lock_guard lock(live->mu);
   if (closed_) return ShuttingDown("watch again");
+  if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
+    return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
+                 "this match has " + std::to_string(options_.max_watchers) +
+                     " watchers already; try again later");
+  }
   v1::Match snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);

@@ -47,6 +47,7 @@ namespace mancala::services {
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
   int standin_level = 2;      // CPU level that plays for absent players.
+  int max_watchers = 64;      // Watch streams per match.
 };
 
 // A request to create a match, already checked for shape by the service.
@@ -117,6 +118,7 @@ class LiveMatches {
   // Registers a watcher: queues the match snapshot, the stored moves after
   // `after_ply`, then every live event until the match ends. Seats of
   // `viewer_id` stay present while the sink is registered.
+  // RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) past max_watchers.
   grpc::Status Watch(const std::string& id, const std::string& viewer_id,
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).

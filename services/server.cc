@@ -35,6 +35,7 @@ struct Server::Impl {
   std::unique_ptr<Matchmaker> matchmaker;
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
   // What gRPC serves: the services above behind the one catch at the edge.
+  std::unique_ptr<PeerLimiter> creations;  // Per client address.
   std::unique_ptr<GuardedPlayerService> guarded_players;
   std::unique_ptr<GuardedMatchService> guarded_matches;
   std::unique_ptr<GuardedRatingService> guarded_ratings;
@@ -70,10 +71,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
+  live_options.max_watchers = options.max_watchers_per_match;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
-  impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
-                                          options.cpu_budget_ms);
+  LiveMatches* live = impl->matches.get();
+  impl->cpu = std::make_unique<CpuWorker>(
+      *impl->matches, options.cpu_threads, options.cpu_budget_ms,
+      [live](const CpuTurn& turn) {  // The match's creator.
+        v1::Match m;
+        return live->Get(turn.match_id, "", &m).ok() ? m.creator() : "";
+      });
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
@@ -101,10 +108,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
                            &impl->port);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             options.max_streams_per_connection);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                             static_cast<int>(options.keepalive.count()));
+  builder.AddChannelArgument(
+      GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+      static_cast<int>(options.keepalive_timeout.count()));
+  impl->creations = std::make_unique<PeerLimiter>(
+      *impl->clock, options.create_burst, options.create_per_minute);
   impl->guarded_players =
-      std::make_unique<GuardedPlayerService>(*impl->players);
-  impl->guarded_matches =
-      std::make_unique<GuardedMatchService>(*impl->match_service);
+      std::make_unique<GuardedPlayerService>(*impl->players, *impl->creations);
+  impl->guarded_matches = std::make_unique<GuardedMatchService>(
+      *impl->match_service, *impl->creations);
   impl->guarded_ratings =
       std::make_unique<GuardedRatingService>(*impl->rating_service);
   impl->guarded_admin =

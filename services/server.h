@@ -23,9 +23,10 @@ namespace mancala::services {
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
   std::string db_path = "var/mancala.db";   // ":memory:" for tests.
-  // Threads that play the computer's moves; 0 leaves CPU turns pending
-  // (tests of turn order only).
-  int cpu_threads = 1;
+  // Threads that play the computer's moves, round robin over clients
+  // (services/cpu_worker.h); 0 leaves CPU turns pending (tests of turn
+  // order only).
+  int cpu_threads = 2;
   // Thinking time per move for CPU levels 1-4, milliseconds.
   std::array<int, 4> cpu_budget_ms = {50, 100, 300, 1000};
   // Presence grace period: a seat whose player neither watches nor called
@@ -42,6 +43,22 @@ struct ServerOptions {
   double rating_window = 100;        // Rating points.
   double rating_window_growth = 10;  // Rating points per second waited.
   std::chrono::milliseconds cpu_fallback{60'000};  // 0 = off.
+
+  // Limits against hostile or broken clients (README "Limits").
+  // Largest request accepted, bytes (RESOURCE_EXHAUSTED beyond).
+  int max_message_bytes = 64 * 1024;
+  // Concurrent calls (streams included) per client connection; more wait.
+  int max_streams_per_connection = 100;
+  // Idle connections are pinged this often; a peer that does not answer
+  // within keepalive_timeout is dropped with its streams.
+  std::chrono::milliseconds keepalive{60'000};
+  std::chrono::milliseconds keepalive_timeout{20'000};
+  // Watch streams per match; more answer RESOURCE_EXHAUSTED.
+  int max_watchers_per_match = 64;
+  // Players and matches created per client address: a bucket of `burst`
+  // refilled at `per_minute` (services/peer_limiter.h); burst 0 = no limit.
+  int create_burst = 30;
+  double create_per_minute = 30;
 };
 
 class Server {

@@ -61,7 +61,8 @@ def start_server(mancalad, db, log_path):
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [mancalad, "--listen", "127.0.0.1:0", "--db", db,
-         "--cpu-budgets-ms", "5,5,5,5", "--cpu-threads", "2"],
+         "--cpu-budgets-ms", "5,5,5,5", "--cpu-threads", "2",
+         "--create-burst", "0"],
         stdout=log, stderr=subprocess.STDOUT)
     give_up = time.monotonic() + DEADLINE_S
     while time.monotonic() < give_up:

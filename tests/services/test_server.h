@@ -63,6 +63,8 @@ class ServiceTest : public ::testing::Test {
     options.rating_window = 100;
     options.rating_window_growth = 10;
     options.cpu_fallback = std::chrono::milliseconds(30'000);
+    options.create_burst = 0;  // Tests create players freely.
+    if (configure_) configure_(options);
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
@@ -159,6 +161,8 @@ class ServiceTest : public ::testing::Test {
     return m;
   }
 
+  // Changes the options of the next StartServer() (limits tests).
+  std::function<void(services::ServerOptions&)> configure_;
   int cpu_threads_ = 1;
   std::array<int, 4> cpu_budget_ms_ = {50, 100, 300, 1000};  // Levels 1-4.
   int64_t grace_ms_ = 20'000;
