@@ -216,10 +216,14 @@ void Session::ShowMove(const v1::Move& move) {
 }
 
 grpc::Status Session::ShowMissedMoves() {
+  // Page tokens are opaque: page from the first move; ShowMove skips the
+  // moves already shown.
+  std::string token;
   while (shown_ply_ < match_.ply()) {
     v1::ListMovesRequest req;
     req.set_parent(match_.name());
-    req.set_page_token(std::to_string(shown_ply_ + 1));
+    req.set_page_size(1000);
+    req.set_page_token(token);
     v1::ListMovesResponse resp;
     auto ctx = conn_.Context();
     if (grpc::Status s = conn_.matches->ListMoves(ctx.get(), req, &resp);
@@ -228,6 +232,8 @@ grpc::Status Session::ShowMissedMoves() {
     }
     if (resp.moves().empty()) break;
     for (const v1::Move& m : resp.moves()) ShowMove(m);
+    token = resp.next_page_token();
+    if (token.empty()) break;
   }
   return grpc::Status::OK;
 }
@@ -290,11 +296,11 @@ int Session::MaybePlay() {
     grpc::Status s;
     if (*pit < 0) {
       v1::ResignRequest req;
-      req.set_match(match_.name());
+      req.set_name(match_.name());
       s = conn_.matches->Resign(ctx.get(), req, &match_);
     } else {
       v1::SubmitMoveRequest req;
-      req.set_match(match_.name());
+      req.set_name(match_.name());
       req.set_pit(*pit);
       req.set_expected_ply(match_.ply());
       req.set_request_id(std::to_string(rng_()));

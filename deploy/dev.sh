@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake pkg-config git
   libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
+  libabsl-dev
   golang-github-gogo-googleapis-dev
   libsqlitecpp-dev libsqlite3-dev sqlite3
   libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev

@@ -73,14 +73,6 @@ std::optional<int> ParseInt(std::string_view s) {
   return value;
 }
 
-std::optional<bool> ParseBool(std::string_view s) {
-  if (s == "on" || s == "true") return true;
-  if (s == "off" || s == "false") return false;
-  return std::nullopt;
-}
-
-std::string_view OnOff(bool b) { return b ? "on" : "off"; }
-
 RulesError BadValue(Game game, const OptionSpec& spec, std::string_view got) {
   return {"option \"" + std::string(spec.name) + "\" for " +
           std::string(GameName(game)) + " must be one of " +
@@ -102,7 +94,7 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
     return false;
   };
   auto flag = [&](bool& field) {
-    std::optional<bool> b = ParseBool(value);
+    std::optional<bool> b = ParseOnOff(value);
     if (b) field = *b;
     return b.has_value();
   };
@@ -193,6 +185,14 @@ bool SetOption(Rules& r, std::string_view name, std::string_view value,
 }
 
 }  // namespace
+
+std::optional<bool> ParseOnOff(std::string_view s) {
+  if (s == "on" || s == "true") return true;
+  if (s == "off" || s == "false") return false;
+  return std::nullopt;
+}
+
+std::string_view OnOff(bool b) { return b ? "on" : "off"; }
 
 std::string_view GameName(Game game) {
   switch (game) {

@@ -12,6 +12,7 @@
 #define MANCALA_ENGINE_RULES_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -68,6 +69,11 @@ struct Rules {
   // ParseRules() accepts; ParseRules(name, Options(), players) == *this.
   OptionMap Options() const;
 };
+
+// The one reader of on/off option values (docs/rules.md section 2): "on"/"true"
+// and "off"/"false"; nullopt for anything else. OnOff() writes "on"/"off".
+std::optional<bool> ParseOnOff(std::string_view value);
+std::string_view OnOff(bool value);
 
 // Wire name of a game: "kalah", "oware", "congkak", "mancala_basic".
 std::string_view GameName(Game game);

@@ -8,44 +8,12 @@
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
-#include "services/rating_service.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-using storage::MatchStatus;
-
-grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
-}
-
-grpc::Status BadToken() {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
-               "page_token does not belong to this listing");
-}
-
-std::optional<MatchStatus> StatusFilter(v1::Match::State s, bool* bad) {
-  *bad = false;
-  switch (s) {
-    case v1::Match::STATE_UNSPECIFIED:
-      return std::nullopt;
-    case v1::Match::WAITING:
-      return MatchStatus::kWaiting;
-    case v1::Match::IN_PROGRESS:
-      return MatchStatus::kInProgress;
-    case v1::Match::FINISHED:
-      return MatchStatus::kFinished;
-    case v1::Match::CANCELLED:
-      return MatchStatus::kCancelled;
-    case v1::Match::ABORTED:
-      return MatchStatus::kAborted;
-    default:
-      *bad = true;
-      return std::nullopt;
-  }
-}
 
 // `field` in milliseconds since the epoch; INVALID_ARGUMENT outside the
 // range google.protobuf.Timestamp allows (years 1-9999, nanos 0-999999999).
@@ -98,9 +66,9 @@ grpc::Status AdminServiceImpl::ListMatches(
     if (!game.has_value()) return Invalid("unknown game");
     f.game = *game;
   }
-  bool bad = false;
-  f.status = StatusFilter(request->state(), &bad);
-  if (bad) return Invalid("unknown state");
+  if (!StatusFromProto(request->state(), &f.status)) {
+    return Invalid("unknown state");
+  }
   if (request->ranking() == "ranked") {
     f.ranked = true;
   } else if (request->ranking() == "casual") {
@@ -121,8 +89,11 @@ grpc::Status AdminServiceImpl::ListMatches(
     if (!has) continue;
     if (grpc::Status s = Ms(*time, field, ms); !s.ok()) return s;
   }
-  std::optional<int> size = PageSize(request->page_size(), 50, 500);
-  if (!size.has_value()) return Invalid("page_size must be >= 0");
+  int size = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
+      !s.ok()) {
+    return s;
+  }
   // The token is bound to the filters it was made for.
   v1::ListMatchesRequest scope_msg = *request;
   scope_msg.clear_page_size();
@@ -130,18 +101,18 @@ grpc::Status AdminServiceImpl::ListMatches(
   const std::string scope = scope_msg.SerializeAsString();
   std::optional<storage::Cursor> after;
   if (!request->page_token().empty()) {
-    auto fields = DecodePageToken(request->page_token(), "matches", scope);
-    if (!fields.has_value() || fields->size() != 2) return BadToken();
-    try {
-      after = storage::Cursor{std::stoll((*fields)[0]), (*fields)[1]};
-    } catch (const std::exception&) {
-      return BadToken();
+    storage::Cursor cursor;
+    if (grpc::Status s = ReadCursorToken(request->page_token(), "matches",
+                                         scope, &cursor.time_ms, &cursor.id);
+        !s.ok()) {
+      return s;
     }
+    after = cursor;
   }
-  auto rows = store_.ListMatches(f, after, *size + 1);
+  auto rows = store_.ListMatches(f, after, size + 1);
   if (!rows.ok()) return FromStorage(rows.status());
-  const bool more = static_cast<int>(rows->size()) > *size;
-  if (more) rows->resize(*size);
+  const bool more = static_cast<int>(rows->size()) > size;
+  if (more) rows->resize(size);
   for (const storage::MatchRecord& r : *rows) {
     if (grpc::Status s = matches_.Get(r.id, "", response->add_matches());
         !s.ok()) {
@@ -181,7 +152,7 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
   auto changes = store_.ListMatchRatingChanges(id);
   if (!changes.ok()) return FromStorage(changes.status());
   for (const storage::RatingChange& c : *changes) {
-    RatingChangeToProto(c, response->add_rating_changes());
+    ToProto(c, response->add_rating_changes());
   }
   auto record = store_.GetMatch(id);
   if (!record.ok()) return FromStorage(record.status());
@@ -215,30 +186,27 @@ grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
   if (grpc::Status s = CheckAdmin(*context); !s.ok()) return s;
-  std::optional<int> size = PageSize(request->page_size(), 50, 500);
-  if (!size.has_value()) return Invalid("page_size must be >= 0");
+  int size = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
+      !s.ok()) {
+    return s;
+  }
   int64_t before = std::numeric_limits<int64_t>::max();
   if (!request->page_token().empty()) {
-    auto f = DecodePageToken(request->page_token(), "audit", "");
-    if (!f.has_value() || f->size() != 1) return BadToken();
-    try {
-      before = std::stoll((*f)[0]);
-    } catch (const std::exception&) {
-      return BadToken();
+    std::vector<std::string> f;
+    if (grpc::Status s =
+            ReadPageToken(request->page_token(), "audit", "", 1, &f);
+        !s.ok()) {
+      return s;
     }
+    if (!TokenInt(f[0], &before)) return InvalidPageToken();
   }
-  auto rows = store_.ListAuditLog(before, *size + 1);
+  auto rows = store_.ListAuditLog(before, size + 1);
   if (!rows.ok()) return FromStorage(rows.status());
-  const bool more = static_cast<int>(rows->size()) > *size;
-  if (more) rows->resize(*size);
+  const bool more = static_cast<int>(rows->size()) > size;
+  if (more) rows->resize(size);
   for (const storage::AuditRecord& a : *rows) {
-    v1::AuditEntry* e = response->add_entries();
-    e->set_id(a.id);
-    *e->mutable_time() = TimeUtil::MillisecondsToTimestamp(a.at_ms);
-    e->set_actor(a.actor);
-    e->set_action(a.action);
-    e->set_target(a.target);
-    e->set_reason(a.reason);
+    ToProto(a, response->add_entries());
   }
   if (more) {
     response->set_next_page_token(

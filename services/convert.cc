@@ -1,6 +1,15 @@
 #include "services/convert.h"
 
+#include <google/protobuf/util/time_util.h>
+
+#include "ratings/glicko2.h"
+#include "services/errors.h"
+#include "services/resource_names.h"
+
 namespace mancala::services {
+
+using google::protobuf::util::TimeUtil;
+using storage::MatchStatus;
 
 std::optional<std::string> GameName(v1::Game game) {
   switch (game) {
@@ -94,6 +103,129 @@ void ResultToProto(const engine::State& state, v1::Result* out) {
   }
   out->set_winner(winner >= 0 ? winner : -1);
   for (int p : o.finish_order) out->add_finish_order(p);
+}
+
+v1::Match::State StateToProto(MatchStatus status) {
+  switch (status) {
+    case MatchStatus::kWaiting:
+      return v1::Match::WAITING;
+    case MatchStatus::kInProgress:
+      return v1::Match::IN_PROGRESS;
+    case MatchStatus::kFinished:
+      return v1::Match::FINISHED;
+    case MatchStatus::kCancelled:
+      return v1::Match::CANCELLED;
+    case MatchStatus::kAborted:
+      return v1::Match::ABORTED;
+  }
+  return v1::Match::STATE_UNSPECIFIED;
+}
+
+bool StatusFromProto(v1::Match::State state, std::optional<MatchStatus>* out) {
+  out->reset();
+  switch (state) {
+    case v1::Match::STATE_UNSPECIFIED:
+      return true;
+    case v1::Match::WAITING:
+      *out = MatchStatus::kWaiting;
+      return true;
+    case v1::Match::IN_PROGRESS:
+      *out = MatchStatus::kInProgress;
+      return true;
+    case v1::Match::FINISHED:
+      *out = MatchStatus::kFinished;
+      return true;
+    case v1::Match::CANCELLED:
+      *out = MatchStatus::kCancelled;
+      return true;
+    case v1::Match::ABORTED:
+      *out = MatchStatus::kAborted;
+      return true;
+    default:
+      return false;
+  }
+}
+
+void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
+  switch (seat.kind) {
+    case storage::SeatRecord::Kind::kCpu:
+      out->set_kind(v1::Seat::CPU);
+      out->set_cpu_level(seat.cpu_level);
+      break;
+    case storage::SeatRecord::Kind::kOpen:
+      out->set_kind(v1::Seat::OPEN);
+      break;
+    case storage::SeatRecord::Kind::kPlayer:
+      out->set_kind(v1::Seat::PLAYER);
+      out->set_player(PlayerName(seat.player_id));
+      break;
+  }
+}
+
+grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
+  const std::string where = "stored move at ply " + std::to_string(row.ply) +
+                            " of " + MatchName(row.match_id);
+  if (!out->ParseFromString(row.events)) {  // Holds the events.
+    return BadStoredData(where + ": events unreadable");
+  }
+  if (!v1::Move::CpuReason_IsValid(row.cpu_reason)) {
+    return BadStoredData(where + ": unknown CPU reason " +
+                         std::to_string(row.cpu_reason));
+  }
+  out->set_ply(row.ply);
+  out->set_seat(row.seat);
+  out->set_pit(row.pit);
+  out->set_by_cpu(row.by_cpu);
+  out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
+  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+  return grpc::Status::OK;
+}
+
+void ToProto(const storage::PlayerRecord& player, v1::Player* out) {
+  out->set_name(PlayerName(player.id));
+  out->set_display_name(player.display_name);
+  out->set_guest(player.guest);
+  *out->mutable_create_time() =
+      TimeUtil::MillisecondsToTimestamp(player.created_at_ms);
+}
+
+void ToProto(const storage::RatingRecord& rating, v1::Rating* out) {
+  out->set_name(RatingName(rating.player_id, rating.game));
+  out->set_player(PlayerName(rating.player_id));
+  out->set_game(GameFromName(rating.game));
+  out->set_rating(rating.value.rating);
+  out->set_rating_deviation(rating.value.rd);
+  out->set_volatility(rating.value.volatility);
+  out->set_games_played(rating.games);
+  out->set_provisional(ratings::IsProvisional(
+      {rating.value.rating, rating.value.rd, rating.value.volatility}));
+  if (rating.last_rated_at_ms > 0) {
+    *out->mutable_last_rated_time() =
+        TimeUtil::MillisecondsToTimestamp(rating.last_rated_at_ms);
+  }
+}
+
+void ToProto(const storage::RatingChange& change, v1::RatingChange* out) {
+  out->set_match(MatchName(change.match_id));
+  out->set_seat(change.seat);
+  out->set_rank(change.rank);
+  out->set_rating_before(change.before.rating);
+  out->set_rating_after(change.after.rating);
+  out->set_rating_deviation_before(change.before.rd);
+  out->set_rating_deviation_after(change.after.rd);
+  out->set_volatility_before(change.before.volatility);
+  out->set_volatility_after(change.after.volatility);
+  *out->mutable_rate_time() =
+      TimeUtil::MillisecondsToTimestamp(change.rated_at_ms);
+}
+
+void ToProto(const storage::AuditRecord& audit, v1::AuditEntry* out) {
+  out->set_id(audit.id);
+  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(audit.at_ms);
+  out->set_actor(audit.actor);
+  out->set_action(audit.action);
+  out->set_target(audit.target);
+  out->set_reason(audit.reason);
 }
 
 }  // namespace mancala::services

@@ -1,15 +1,23 @@
-// Conversions between the engine's values and the mancala.v1 messages.
-// Pure functions; no I/O.
+// Conversions between the engine's and the store's values and the
+// mancala.v1 messages. Every storage <-> proto conversion lives here.
+// Pure functions (no I/O); thread-safe.
 
 #ifndef MANCALA_SERVICES_CONVERT_H_
 #define MANCALA_SERVICES_CONVERT_H_
+
+#include <grpcpp/grpcpp.h>
 
 #include <optional>
 #include <string>
 
 #include "engine/events.h"
 #include "engine/state.h"
+#include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/game.pb.h"
+#include "mancala/v1/match_service.pb.h"
+#include "mancala/v1/player_service.pb.h"
+#include "mancala/v1/rating_service.pb.h"
+#include "storage/store.h"
 
 namespace mancala::services {
 
@@ -19,10 +27,29 @@ std::optional<std::string> GameName(v1::Game game);
 // Proto game of an engine wire name; GAME_UNSPECIFIED if unknown.
 v1::Game GameFromName(const std::string& name);
 
+// Engine values.
 void ToProto(const engine::Board& board, v1::Board* out);
 void ToProto(const engine::Event& event, v1::MoveEvent* out);
 // The result of a finished game (state.is_over()).
 void ResultToProto(const engine::State& state, v1::Result* out);
+
+// Stored values.
+v1::Match::State StateToProto(storage::MatchStatus status);
+// The store's status for a proto state filter: false for a value outside
+// the enum; `*out` is nullopt for STATE_UNSPECIFIED (no filter).
+bool StatusFromProto(v1::Match::State state,
+                     std::optional<storage::MatchStatus>* out);
+// Kind, CPU level and player name; presence and display name are the live
+// match's (LiveMatches::Snapshot).
+void ToProto(const storage::SeatRecord& seat, v1::Seat* out);
+// A stored move as the mancala.v1.Move resource (its events are stored as
+// a serialized Move). DATA_LOSS (BadStoredData) if the events do not parse
+// or the CPU reason is not a CpuReason value.
+[[nodiscard]] grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out);
+void ToProto(const storage::PlayerRecord& player, v1::Player* out);
+void ToProto(const storage::RatingRecord& rating, v1::Rating* out);
+void ToProto(const storage::RatingChange& change, v1::RatingChange* out);
+void ToProto(const storage::AuditRecord& audit, v1::AuditEntry* out);
 
 }  // namespace mancala::services
 

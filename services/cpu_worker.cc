@@ -22,12 +22,12 @@ CpuWorker::~CpuWorker() { Stop(); }
 
 void CpuWorker::Stop() {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     stopping_ = true;
     queues_.clear();
     clients_.clear();
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
   }
@@ -36,13 +36,13 @@ void CpuWorker::Stop() {
 void CpuWorker::Enqueue(CpuTurn turn) {
   std::string client = client_of_ ? client_of_(turn) : "";
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (stopping_) return;
     std::deque<CpuTurn>& q = queues_[client];
     if (q.empty()) clients_.push_back(client);
     q.push_back(std::move(turn));
   }
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 CpuTurn CpuWorker::Next() {
@@ -63,8 +63,8 @@ void CpuWorker::Run() {
   for (;;) {
     std::optional<CpuTurn> turn;
     {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !clients_.empty(); });
+      absl::MutexLock lock(&mu_);
+      while (!stopping_ && clients_.empty()) cv_.Wait(&mu_);
       if (stopping_) return;
       turn = Next();
     }

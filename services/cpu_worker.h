@@ -17,15 +17,15 @@
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "services/live_matches.h"
 
 namespace mancala::services {
@@ -50,16 +50,17 @@ class CpuWorker {
  private:
   void Run();
   // The next turn, round robin over clients. Requires mu_, a turn queued.
-  CpuTurn Next();
+  CpuTurn Next() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   LiveMatches& matches_;
   const std::array<int, 4> budget_ms_;
   const std::function<std::string(const CpuTurn&)> client_of_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<std::string, std::deque<CpuTurn>> queues_;  // By client.
-  std::deque<std::string> clients_;  // Clients with turns queued, in turn.
-  bool stopping_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;  // Signalled when a turn is queued or stopping_ is set.
+  // Turns by client, and the clients with turns queued, in turn.
+  std::map<std::string, std::deque<CpuTurn>> queues_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::string> clients_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
 

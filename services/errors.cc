@@ -19,10 +19,27 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
   return grpc::Status(code, message, details.SerializeAsString());
 }
 
+grpc::Status Invalid(const std::string& message) {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
+}
+
+grpc::Status InvalidPageToken() {
+  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
+               "page_token does not belong to this listing");
+}
+
+grpc::Status BadStoredData(const std::string& message) {
+  return Error(grpc::StatusCode::DATA_LOSS, "BAD_STORED_DATA", message);
+}
+
 grpc::Status FromStorage(const absl::Status& status) {
   if (absl::IsNotFound(status)) {
     return Error(grpc::StatusCode::NOT_FOUND, "NOT_FOUND",
                  std::string(status.message()));
+  }
+  if (absl::IsDataLoss(status)) {
+    return BadStoredData("stored data unreadable: " +
+                         std::string(status.message()));
   }
   if (absl::IsAborted(status)) {
     return Error(grpc::StatusCode::ABORTED, "STALE_PLY",

@@ -24,9 +24,22 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
                    const std::string& message,
                    const std::map<std::string, std::string>& metadata = {});
 
+// INVALID_ARGUMENT (reason INVALID_ARGUMENT): a request field is malformed;
+// `message` names the field and what it must be.
+grpc::Status Invalid(const std::string& message);
+
+// INVALID_ARGUMENT (reason INVALID_PAGE_TOKEN): a page_token that this
+// listing did not hand out (page_token.h).
+grpc::Status InvalidPageToken();
+
+// DATA_LOSS (reason BAD_STORED_DATA): a stored value cannot be read back
+// (an enum value outside its enum, an unreadable blob, a match shape the
+// service would refuse). Never decoded as a default.
+grpc::Status BadStoredData(const std::string& message);
+
 // A storage failure as the client should see it: NOT_FOUND and ABORTED keep
-// their code; anything else is UNAVAILABLE (reason STORAGE), since the
-// request may succeed later.
+// their code, DATA_LOSS is BadStoredData(); anything else is UNAVAILABLE
+// (reason STORAGE), since the request may succeed later.
 grpc::Status FromStorage(const absl::Status& status);
 
 // UNAVAILABLE (reason SHUTTING_DOWN) "server shutting down; <retry>": a

@@ -4,8 +4,9 @@
 // Producers Push() events under their own locks; Push() never blocks and
 // never waits for the network, so a slow reader never slows a producer. A
 // reader that falls kMaxQueued events behind is closed with
-// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink) and FindMatch.
-// Thread-safety: Push() and Close() from any thread.
+// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink, live_matches.h) and
+// FindMatch (FindSink, matchmaker.h). Thread-safety: Push() and Close() from
+// any thread.
 
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_
 #define MANCALA_SERVICES_EVENT_STREAM_H_
@@ -15,8 +16,10 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace mancala::services {
 
@@ -33,7 +36,7 @@ class EventSink {
   void Push(const Event& event, bool last = false) {
     std::function<void()> action;
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (closing_) return;
       if (queue_.size() >= kMaxQueued) {
         queue_.clear();
@@ -54,7 +57,7 @@ class EventSink {
   void Close(const grpc::Status& status) {
     std::function<void()> action;
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (closing_) return;
       closing_ = true;
       close_status_ = status;
@@ -72,7 +75,7 @@ class EventSink {
 
   // Starts the next write or the finish. Requires mu_; returns the action
   // to run once mu_ is released (the reactor must not be called under it).
-  std::function<void()> Pump() {
+  std::function<void()> Pump() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (reactor_ == nullptr || writing_) return nullptr;
     EventReactor<Event>* r = reactor_;
     if (!queue_.empty() && close_status_.ok()) {
@@ -95,13 +98,16 @@ class EventSink {
     return nullptr;
   }
 
-  std::mutex mu_;
-  EventReactor<Event>* reactor_ = nullptr;  // Null once finishing or done.
-  std::deque<Event> queue_;
-  bool writing_ = false;
-  bool closing_ = false;
-  grpc::Status close_status_;
-  Event current_;  // The event being written.
+  absl::Mutex mu_;
+  // Null once finishing or done.
+  EventReactor<Event>* reactor_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::deque<Event> queue_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status close_status_ ABSL_GUARDED_BY(mu_);
+  // The event being written: set under mu_ by Pump(), then read by gRPC
+  // alone until OnWriteDone (writing_ keeps Pump() off it meanwhile).
+  Event current_;
 };
 
 // The reactor gRPC drives. It deletes itself when the RPC is done, after
@@ -115,24 +121,38 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
 
   // Attaches to the sink and starts writing what is queued.
   void Start() {
-    Run([this] { sink_->reactor_ = this; });
+    std::function<void()> action;
+    {
+      absl::MutexLock lock(&sink_->mu_);
+      sink_->reactor_ = this;
+      action = sink_->Pump();
+    }
+    if (action) action();
   }
 
   void OnWriteDone(bool ok) override {
-    Run([this, ok] {
+    std::function<void()> action;
+    {
+      absl::MutexLock lock(&sink_->mu_);
       sink_->writing_ = false;
       if (!ok) Abandon();  // The client is gone.
-    });
+      action = sink_->Pump();
+    }
+    if (action) action();
   }
   void OnCancel() override {
-    Run([this] {
-      if (!sink_->writing_) Abandon();
+    std::function<void()> action;
+    {
+      absl::MutexLock lock(&sink_->mu_);
       // Else the write in flight ends with OnWriteDone(false).
-    });
+      if (!sink_->writing_) Abandon();
+      action = sink_->Pump();
+    }
+    if (action) action();
   }
   void OnDone() override {
     {
-      std::lock_guard lock(sink_->mu_);
+      absl::MutexLock lock(&sink_->mu_);
       sink_->reactor_ = nullptr;
       sink_->closing_ = true;
     }
@@ -141,19 +161,8 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   }
 
  private:
-  // Runs `change` under the sink's lock, then whatever it makes due.
-  template <class F>
-  void Run(F change) {
-    std::function<void()> action;
-    {
-      std::lock_guard lock(sink_->mu_);
-      change();
-      action = sink_->Pump();
-    }
-    if (action) action();
-  }
-  // Drops what is queued and finishes as cancelled. Requires the sink lock.
-  void Abandon() {
+  // Drops what is queued and finishes as cancelled.
+  void Abandon() ABSL_EXCLUSIVE_LOCKS_REQUIRED(sink_->mu_) {
     sink_->queue_.clear();
     sink_->closing_ = true;
     sink_->close_status_ =

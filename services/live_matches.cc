@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "services/auth.h"
-#include "services/live_matches_internal.h"
+#include "services/convert.h"
+#include "services/errors.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -15,18 +17,6 @@ using storage::SeatRecord;
 
 namespace {
 
-grpc::Status ParseMatchRules(const std::string& game,
-                             const engine::OptionMap& options, int seats,
-                             engine::Rules* rules) {
-  auto parsed = engine::ParseRules(game, options, seats);
-  if (auto* err = std::get_if<engine::RulesError>(&parsed)) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                 err->message);
-  }
-  *rules = std::get<engine::Rules>(parsed);
-  return grpc::Status::OK;
-}
-
 v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
   v1::WatchEvent e;
   *(finished ? e.mutable_finished() : e.mutable_match()) = match;
@@ -34,6 +24,26 @@ v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
 }
 
 }  // namespace
+
+LiveMatches::Live::Live(storage::MatchRecord r, engine::State s,
+                        int64_t grace_ms)
+    : record(std::move(r)),
+      state(std::move(s)),
+      clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
+            grace_ms) {}
+
+bool LiveMatches::Live::ended() const {
+  return record.status == MatchStatus::kFinished ||
+         record.status == MatchStatus::kCancelled ||
+         record.status == MatchStatus::kAborted;
+}
+
+bool LiveMatches::Live::HoldsSeat(const std::string& player_id,
+                                  size_t seat) const {
+  const SeatRecord& s = record.seats[seat];
+  return !player_id.empty() && s.kind == SeatRecord::Kind::kPlayer &&
+         s.player_id == player_id;
+}
 
 LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
                          LiveMatchesOptions options)
@@ -45,14 +55,14 @@ void LiveMatches::CloseWatchers() {
   closed_ = true;  // Before the snapshot: a later Watch() sees it.
   std::vector<LivePtr> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
-      std::lock_guard lock(live->mu);
-      live->CancelCpuTurn();
+      absl::MutexLock lock(&live->mu);
+      live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
@@ -84,7 +94,7 @@ absl::Status LiveMatches::LoadActive() {
 
 grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
@@ -93,7 +103,7 @@ grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   }
   LivePtr live;
   if (grpc::Status s = Load(id, &live); !s.ok()) return s;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
   return grpc::Status::OK;
@@ -106,14 +116,12 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
                  "no match named " + MatchName(id));
   }
   if (!record.ok()) return FromStorage(record.status());
-  engine::Rules rules;
-  if (grpc::Status s = ParseMatchRules(record->game, record->options,
-                                       record->seats.size(), &rules);
-      !s.ok()) {
-    return s;
-  }
-  auto live =
-      std::make_shared<Live>(*record, engine::State(rules, record->first_seat));
+  MatchShape shape;
+  if (grpc::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
+  const engine::Rules& rules = shape.rules;
+  auto live = std::make_shared<Live>(
+      *record, engine::State(rules, record->first_seat), options_.grace_ms);
+  absl::MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -148,50 +156,43 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
       }
     }
   }
-  if (live->record.status == MatchStatus::kInProgress) StartClock(*live);
+  if (live->record.status == MatchStatus::kInProgress) {
+    live->clock.StartMatch(clock_.NowMs());
+  }
   *out = std::move(live);
   return grpc::Status::OK;
 }
 
-void LiveMatches::StartClock(Live& live) {
-  const int64_t now = clock_.NowMs();
-  for (SeatPresence& p : live.presence) p.last_seen_ms = now;
-  live.deadline_ms =
-      live.record.turn_limit_s > 0 ? now + live.record.turn_limit_s * 1000 : 0;
-}
-
-grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
-  engine::Rules rules;
-  if (grpc::Status s = ParseMatchRules(request.game, request.options,
-                                       request.seats.size(), &rules);
-      !s.ok()) {
-    return s;
-  }
+absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
   storage::MatchRecord record;
   record.id = NewId();
-  record.game = request.game;
-  record.options = rules.Options();
-  record.options.erase("rotate_first_player");  // A match setting here.
+  record.game = request.shape.game;
+  record.options = request.shape.options;
   record.seats = request.seats;
   record.first_seat = request.first_seat;
   record.created_by = request.creator_id;
   record.created_at_ms = record.updated_at_ms = clock_.NowMs();
   record.ranked = request.ranked;
-  record.turn_limit_s = request.turn_limit_s;
-  record.rotate_first_player = request.rotate_first_player;
+  record.turn_limit_s = request.shape.turn_limit_s;
+  record.rotate_first_player = request.shape.rotate_first_player;
+  record.rematch_of = request.rematch_of;
   bool open = false;
   for (const SeatRecord& s : record.seats)
     open |= s.kind == SeatRecord::Kind::kOpen;
   record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
   if (open) record.invite_code = NewInviteCode();
-  if (absl::Status s = store_.CreateMatch(record); !s.ok()) {
-    return FromStorage(s);
-  }
+  *id = record.id;
+  return store_.CreateMatch(record);
+}
+
+grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
+  std::string id;
+  if (absl::Status s = Insert(request, &id); !s.ok()) return FromStorage(s);
   LivePtr live;
-  if (grpc::Status s = Find(record.id, &live); !s.ok()) return s;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     Snapshot(*live, out);
     turn = DueCpuTurn(*live);
   }
@@ -203,7 +204,7 @@ grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
@@ -222,7 +223,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
@@ -271,7 +272,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     }
     rec = std::move(next);
     live->display_names[take] = player->display_name;
-    if (!still_open) StartClock(*live);
+    if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
     Snapshot(*live, out);
     Broadcast(*live, MatchEvent(*out, false));
@@ -285,7 +286,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
@@ -316,8 +317,8 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    std::lock_guard lock(live->mu);
-    const storage::MatchRecord& rec = live->record;
+    absl::MutexLock lock(&live->mu);
+    storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
       seated |= live->HoldsSeat(player_id, i);
@@ -332,55 +333,34 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
                    MatchName(id) + " is not finished");
     }
     existing = rec.rematch_id;
+    // Rechecked: a rematch is played under today's rules of shape.
+    if (grpc::Status s = ShapeFromRecord(rec, &again.shape); !s.ok()) return s;
     again.creator_id = player_id;
-    again.game = rec.game;
-    again.options = rec.options;
     again.seats = rec.seats;
     const int n = static_cast<int>(rec.seats.size());
     // MB.4: the first player of game k+1 is the next after game k's.
     again.first_seat =
         rec.rotate_first_player ? (rec.first_seat + 1) % n : rec.first_seat;
     again.ranked = rec.ranked;
-    again.turn_limit_s = rec.turn_limit_s;
-    again.rotate_first_player = rec.rotate_first_player;
+    again.rematch_of = id;
   }
   if (existing.empty()) {
-    engine::Rules rules;
-    if (grpc::Status s = ParseMatchRules(again.game, again.options,
-                                         again.seats.size(), &rules);
-        !s.ok()) {
-      return s;
-    }
-    storage::MatchRecord record;
-    record.id = NewId();
-    record.game = again.game;
-    record.options = again.options;
-    record.seats = again.seats;
-    record.first_seat = again.first_seat;
-    record.created_by = player_id;
-    record.created_at_ms = record.updated_at_ms = clock_.NowMs();
-    record.ranked = again.ranked;
-    record.turn_limit_s = again.turn_limit_s;
-    record.rotate_first_player = again.rotate_first_player;
-    record.rematch_of = id;
-    absl::Status s = store_.CreateMatch(record);
-    if (s.ok()) {
-      existing = record.id;
-    } else if (absl::IsAlreadyExists(s)) {
+    absl::Status s = Insert(again, &existing);
+    if (absl::IsAlreadyExists(s)) {
       auto original = store_.GetMatch(id);  // Someone else was first.
       if (!original.ok()) return FromStorage(original.status());
       existing = original->rematch_id;
-    } else {
+    } else if (!s.ok()) {
       return FromStorage(s);
     }
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
   if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(next->mu);
+    absl::MutexLock lock(&next->mu);
     Touch(*next, player_id);
     Snapshot(*next, out);
     turn = DueCpuTurn(*next);
@@ -395,14 +375,16 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     *finished = live->ended();
   }
   auto rows = store_.ListMoves(id, from_ply, limit);
   if (!rows.ok()) return FromStorage(rows.status());
   out->clear();
   for (const storage::MoveRow& row : *rows) {
-    MoveToProto(row, &out->emplace_back());
+    if (grpc::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
+      return s;
+    }
   }
   return grpc::Status::OK;
 }
@@ -412,7 +394,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
     return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
@@ -431,7 +413,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
-      MoveToProto(row, e.mutable_move());
+      if (grpc::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
       sink->Push(e);
     }
   }
@@ -442,7 +424,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   for (size_t i = 0; i < live->record.seats.size(); ++i) {
     if (live->HoldsSeat(viewer_id, i)) {
       sink->seats.push_back(i);
-      live->presence[i].open_streams++;
+      live->clock.StreamOpened(i);
     }
   }
   live->watchers.push_back(std::move(sink));
@@ -452,7 +434,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
 int LiveMatches::WatcherCount(const std::string& id) {
   LivePtr live;
   if (!Find(id, &live).ok()) return 0;
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   return static_cast<int>(live->watchers.size());
 }
 
@@ -460,22 +442,19 @@ void LiveMatches::Unwatch(const std::string& id,
                           const std::shared_ptr<WatchSink>& sink) {
   LivePtr live;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;
     live = it->second;
   }
-  std::lock_guard lock(live->mu);
+  absl::MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
   w.erase(it);
+  // The grace period runs from the moment the stream dropped.
   const int64_t now = clock_.NowMs();
-  for (int seat : sink->seats) {
-    live->presence[seat].open_streams--;
-    // The grace period runs from the moment the stream dropped.
-    live->presence[seat].last_seen_ms = now;
-  }
+  for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
 void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
@@ -483,7 +462,7 @@ void LiveMatches::Broadcast(Live& live, const v1::WatchEvent& event,
   for (auto& sink : live.watchers) sink->Push(event, last);
   if (last) {
     for (auto& sink : live.watchers) {
-      for (int seat : sink->seats) live.presence[seat].open_streams--;
+      for (int seat : sink->seats) live.clock.StreamClosed(seat, std::nullopt);
     }
     live.watchers.clear();
   }
@@ -496,14 +475,14 @@ void LiveMatches::Announce(std::optional<CpuTurn> turn) {
 void LiveMatches::Tick() {
   std::vector<std::pair<std::string, LivePtr>> all;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     all.assign(matches_.begin(), matches_.end());
   }
   std::vector<std::string> evict;
   for (auto& [id, live] : all) {
     std::optional<CpuTurn> turn;
     {
-      std::lock_guard lock(live->mu);
+      absl::MutexLock lock(&live->mu);
       if (live->ended()) {
         if (live->watchers.empty()) evict.push_back(id);
         continue;
@@ -513,7 +492,7 @@ void LiveMatches::Tick() {
     }
     Announce(std::move(turn));
   }
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const std::string& id : evict) {
     auto it = matches_.find(id);
     // Loaded again from the store if anyone asks.

@@ -5,21 +5,20 @@
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers and tells the watchers. A move the store
 // refused never happened. Whenever the computer must move (a CPU seat, a
-// turn past its deadline, an absent player's seat; turn_policy.h) a CpuTurn
-// is announced to the listener (the CPU worker), which plays it through
-// PlayCpu(): the same path, refused if the match moved on or the reason no
-// longer holds.
+// turn past its deadline, an absent player's seat) a CpuTurn is announced to
+// the listener (the CPU worker), which plays it through PlayCpu(): the same
+// path, refused if the match moved on or the reason no longer holds.
 //
-// Time comes from the injected Clock; Tick() looks at deadlines and presence
-// and is called by the server's ticker (and by tests, after moving a
-// ManualClock). Deadlines and presence are not stored: after a restart the
-// player to move gets a fresh full turn and every grace period starts again,
-// so nobody is charged for the server's outage.
+// The turn clock's rules (start, deadline, expiry, presence, CPU take-over)
+// are in turn_clock.h; each live match owns a TurnClock. Time comes from the
+// injected Clock; Tick() looks at deadlines and presence and is called by
+// the server's ticker (and by tests, after moving a ManualClock).
 //
 // Matches not in memory (finished ones, after a restart) are loaded on demand
 // by replaying their stored moves through the engine.
 // Thread-safety: all methods may be called from any thread; one mutex per
-// match, never held while waiting on anything but the store.
+// match, never held while waiting on anything but the store and the
+// ratings lock. The lock order is written at ratings_mu_ below.
 
 #ifndef MANCALA_SERVICES_LIVE_MATCHES_H_
 #define MANCALA_SERVICES_LIVE_MATCHES_H_
@@ -29,20 +28,26 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/state.h"
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
-#include "services/watch_stream.h"
+#include "services/event_stream.h"
+#include "services/match_shape.h"
+#include "services/turn_clock.h"
 #include "storage/store.h"
 
 namespace mancala::services {
+
+// The WatchMatch stream of one watcher.
+using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
@@ -50,16 +55,14 @@ struct LiveMatchesOptions {
   int max_watchers = 64;      // Watch streams per match.
 };
 
-// A request to create a match, already checked for shape by the service.
+// A match to create, its shape checked (match_shape.h) by the caller.
 struct NewMatch {
   std::string creator_id;
-  std::string game;           // Engine wire name.
-  engine::OptionMap options;  // Without rotate_first_player.
-  std::vector<storage::SeatRecord> seats;
+  MatchShape shape;
+  std::vector<storage::SeatRecord> seats;  // shape.seats of them.
   int first_seat = 0;
   bool ranked = false;
-  int turn_limit_s = 0;
-  bool rotate_first_player = true;
+  std::string rematch_of;  // Id of the match this is a rematch of, if any.
 };
 
 // A turn the computer must play.
@@ -145,34 +148,66 @@ class LiveMatches {
   void Tick();
 
  private:
-  struct Live;
+  // One match in memory. Its fields are read and written under `mu` only.
+  struct Live {
+    absl::Mutex mu;
+    storage::MatchRecord record ABSL_GUARDED_BY(mu);
+    engine::State state ABSL_GUARDED_BY(mu);
+    std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
+    // Deadlines, presence, CPU take-over (turn_clock.h).
+    TurnClock clock ABSL_GUARDED_BY(mu);
+    std::vector<std::shared_ptr<WatchSink>> watchers ABSL_GUARDED_BY(mu);
+
+    Live(storage::MatchRecord r, engine::State s, int64_t grace_ms);
+    bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+    bool HoldsSeat(const std::string& player_id, size_t seat) const
+        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  };
   using LivePtr = std::shared_ptr<Live>;
 
-  grpc::Status Find(const std::string& id, LivePtr* out);
+  grpc::Status Find(const std::string& id, LivePtr* out)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // Stores a new match made from `request`; its id in `*id`.
+  absl::Status Insert(const NewMatch& request, std::string* id);
+  // A fresh Live from the store (not registered).
   grpc::Status Load(const std::string& id, LivePtr* out);
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
-  // `seat`, tells the watchers, and fills `reply` (may be null). Requires
-  // live.mu.
+  // `seat`, tells the watchers, and fills `reply` (may be null). Takes
+  // ratings_mu_ (after live.mu, see the lock order) when a rated match ends.
   grpc::Status Record(Live& live, int seat, int pit,
                       v1::Move::CpuReason cpu_reason,
                       const std::string& request_id,
-                      v1::SubmitMoveResponse* reply);
+                      v1::SubmitMoveResponse* reply)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
+  // Record() once the move is checked and the match's end, if any, rated:
+  // stores the move, moves the live match on and tells the watchers.
+  grpc::Status Commit(Live& live, engine::State next, storage::MoveRow row,
+                      const storage::MatchUpdate& update,
+                      v1::SubmitMoveResponse* reply)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is
-  // taken back. Requires live.mu.
-  void Touch(Live& live, const std::string& player_id);
-  // Presence changes since last announced, broadcast. Requires live.mu.
-  void UpdatePresence(Live& live);
-  // The CPU turn due now, if any (and not already queued). Requires live.mu.
-  std::optional<CpuTurn> DueCpuTurn(Live& live);
-  // Starts the clock and presence for a match that (re)starts now.
-  void StartClock(Live& live);
-  void Snapshot(const Live& live, v1::Match* out) const;
+  // taken back.
+  void Touch(Live& live, const std::string& player_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Presence changes since last announced, broadcast.
+  void UpdatePresence(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Tells the watchers `seat`'s presence and stand-in.
+  void BroadcastPresence(Live& live, int seat, int64_t now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // The CPU turn due now, if any (and not already queued).
+  std::optional<CpuTurn> DueCpuTurn(Live& live)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  void Snapshot(const Live& live, v1::Match* out) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // For a rated match that ends with `last_move`: marks it aborted, or
-  // fills the rating changes into `update`. Requires ratings_mu_.
+  // fills the rating changes into `update`.
   grpc::Status RateEnd(const Live& live, const engine::State& final_state,
                        const storage::MoveRow& last_move,
-                       storage::MatchUpdate* update);
-  void Broadcast(Live& live, const v1::WatchEvent& event, bool last = false);
+                       storage::MatchUpdate* update)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu, ratings_mu_);
+  void Broadcast(Live& live, const v1::WatchEvent& event, bool last = false)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Hands a due CPU turn to the listener; called with no lock held.
   void Announce(std::optional<CpuTurn> turn);
 
   storage::Store& store_;
@@ -181,9 +216,18 @@ class LiveMatches {
   std::function<void(CpuTurn)> on_cpu_turn_;
   std::atomic<bool> closed_{false};  // CloseWatchers() was called.
 
-  std::mutex ratings_mu_;  // Serializes rating updates (see RateEnd).
-  std::mutex mu_;          // Guards matches_.
-  std::unordered_map<std::string, LivePtr> matches_;
+  // Lock order (never take them the other way round):
+  //   1. a match's Live::mu, at most one at a time;
+  //   2. ratings_mu_, which makes rating updates (a rated match's end,
+  //      VoidMatch's recomputation) one at a time: each reads the ratings
+  //      and writes them back within it;
+  //   3. the store's own lock (inside storage::Store calls).
+  // mu_ guards the registry only and is held alone, never while taking
+  // another lock. WatchSink locks (event_stream.h) are taken under a match
+  // lock and take nothing further.
+  absl::Mutex ratings_mu_;
+  absl::Mutex mu_;
+  std::unordered_map<std::string, LivePtr> matches_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace mancala::services

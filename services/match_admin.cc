@@ -3,8 +3,10 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
 #include "services/rating_book.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -16,21 +18,20 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
                                     int* recomputed) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  std::string game;
-  {
-    std::lock_guard lock(live->mu);
-    if (live->record.status != MatchStatus::kFinished) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
-                   MatchName(id) + " is not a finished match");
-    }
-    if (live->record.voided) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
-                   MatchName(id) + " is void already");
-    }
-    game = live->record.game;
+  // Lock order: the match lock, then the ratings lock (live_matches.h),
+  // both held to the end: the check, the recomputation and the record agree.
+  absl::MutexLock lock(&live->mu);
+  if (live->record.status != MatchStatus::kFinished) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
+                 MatchName(id) + " is not a finished match");
   }
+  if (live->record.voided) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
+                 MatchName(id) + " is void already");
+  }
+  const std::string game = live->record.game;
   // Same lock as a match end's rating update: no rating write interleaves.
-  std::lock_guard ratings_lock(ratings_mu_);
+  absl::MutexLock ratings_lock(&ratings_mu_);
   auto own = store_.ListMatchRatingChanges(id);
   if (!own.ok()) return FromStorage(own.status());
   if (own->empty()) {
@@ -69,7 +70,6 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
     if (before.rating != c.after.rating || before.rd != c.after.rd) ++moved;
   }
   *recomputed = moved;
-  std::lock_guard lock(live->mu);
   live->record.voided = true;
   live->record.void_reason = reason;
   Snapshot(*live, out);
@@ -96,7 +96,8 @@ grpc::Status LiveMatches::Verify(const std::string& id,
     out->set_detail(s.error_message());
     return grpc::Status::OK;
   }
-  const engine::State& state = replayed->state;
+  absl::MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
+  engine::State& state = replayed->state;
   const bool stored_over = record->status == MatchStatus::kFinished ||
                            record->status == MatchStatus::kAborted;
   if (state.is_over()) ResultToProto(state, out->mutable_replayed_result());

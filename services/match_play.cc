@@ -3,8 +3,10 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
 #include "services/rating_book.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
@@ -57,23 +59,13 @@ grpc::Status NotStarted(const storage::MatchRecord& rec) {
 
 }  // namespace
 
-void MoveToProto(const storage::MoveRow& row, v1::Move* out) {
-  out->ParseFromString(row.events);  // Holds the events.
-  out->set_ply(row.ply);
-  out->set_seat(row.seat);
-  out->set_pit(row.pit);
-  out->set_by_cpu(row.by_cpu);
-  out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
-  *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
-}
-
 grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                                v1::SubmitMoveResponse* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -101,7 +93,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
         return FromStorage(first.status());
       }
     }
-    const engine::State& state = live->state;
+    engine::State& state = live->state;
     const int pits = state.rules().pits;
     if (move.pit < 0 || move.pit >= pits) {
       return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
@@ -138,8 +130,8 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
-    std::lock_guard lock(live->mu);
-    if (live->cpu_queued_ply == turn.ply) live->cpu_queued_ply = -1;
+    absl::MutexLock lock(&live->mu);
+    live->clock.CpuTurnReturned(turn.ply);
     // The turn must still be due for the same reason: the match has not
     // moved on, and an absent player has not come back.
     const bool due = live->record.status == MatchStatus::kInProgress &&
@@ -167,7 +159,7 @@ grpc::Status LiveMatches::Resign(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    std::lock_guard lock(live->mu);
+    absl::MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
     for (size_t i = 0; i < live->record.seats.size(); ++i) {
@@ -210,8 +202,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     return MoveErrorStatus(*err, pit, next.rules().pits,
                            live.state.LegalMoves());
   }
-  v1::SubmitMoveResponse answer;
-  v1::Move& move = *answer.mutable_move();
+  v1::Move move;
   for (const engine::Event& e : record.events) ToProto(e, move.add_events());
   storage::MoveRow row;
   row.match_id = live.record.id;
@@ -224,59 +215,64 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.events = move.SerializeAsString();
   row.request_id = request_id;
   storage::MatchUpdate update;
+  if (!next.is_over()) {
+    return Commit(live, std::move(next), std::move(row), update, reply);
+  }
+  update.status = MatchStatus::kFinished;
+  update.ended_at_ms = row.played_at_ms;
+  v1::Result result;
+  ResultToProto(next, &result);
+  update.result = result.SerializeAsString();
+  if (!IsRatedMatch(live.record)) {
+    return Commit(live, std::move(next), std::move(row), update, reply);
+  }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
-  std::unique_lock<std::mutex> ratings_lock;
-  if (next.is_over()) {
-    update.status = MatchStatus::kFinished;
-    update.ended_at_ms = row.played_at_ms;
-    v1::Result result;
-    ResultToProto(next, &result);
-    update.result = result.SerializeAsString();
-    if (IsRatedMatch(live.record)) {
-      ratings_lock = std::unique_lock(ratings_mu_);
-      if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) {
-        return s;
-      }
-    }
-  }
+  // Lock order: the match lock (held), then this one.
+  absl::MutexLock ratings_lock(&ratings_mu_);
+  if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) return s;
+  return Commit(live, std::move(next), std::move(row), update, reply);
+}
+
+grpc::Status LiveMatches::Commit(Live& live, engine::State next,
+                                 storage::MoveRow row,
+                                 const storage::MatchUpdate& update,
+                                 v1::SubmitMoveResponse* reply) {
+  v1::SubmitMoveResponse answer;
+  if (grpc::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses.
   const engine::State saved_state = live.state;
   const storage::MatchRecord saved_record = live.record;
-  const int64_t saved_deadline = live.deadline_ms;
+  const TurnClock saved_clock = live.clock;
   live.state = std::move(next);
   live.record.ply = row.ply;
   live.record.status = update.status;
   live.record.updated_at_ms = row.played_at_ms;
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
-  // Every move, extra turns included, starts a full turn for the next seat.
-  live.deadline_ms = !live.state.is_over() && live.record.turn_limit_s > 0
-                         ? row.played_at_ms + live.record.turn_limit_s * 1000
-                         : 0;
-  MoveToProto(row, &move);
+  live.clock.StartTurn(row.played_at_ms, live.state.is_over());
   Snapshot(live, answer.mutable_match());
-  row.reply = request_id.empty() ? "" : answer.SerializeAsString();
+  row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
     live.state = saved_state;
     live.record = saved_record;
-    live.deadline_ms = saved_deadline;
+    live.clock = saved_clock;
     return FromStorage(s);
   }
-  live.CancelCpuTurn();  // Any search for the previous ply is moot.
+  live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   v1::WatchEvent moved;
-  *moved.mutable_move() = move;
+  *moved.mutable_move() = answer.move();
   Broadcast(live, moved);
   if (live.state.is_over()) {
     v1::WatchEvent end;
     *end.mutable_finished() = answer.match();
     Broadcast(live, end, /*last=*/true);
-  } else if (live.deadline_ms > 0) {
+  } else if (live.clock.deadline_ms() > 0) {
     v1::WatchEvent deadline;
     deadline.mutable_deadline()->set_seat(live.state.to_move());
     *deadline.mutable_deadline()->mutable_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
     Broadcast(live, deadline);
   }
   if (reply != nullptr) *reply = std::move(answer);
@@ -326,14 +322,10 @@ void LiveMatches::Touch(Live& live, const std::string& player_id) {
   const int64_t now = clock_.NowMs();
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (!live.HoldsSeat(player_id, i)) continue;
-    live.presence[i].last_seen_ms = now;
-    if (live.standing_in[i]) {
-      // The player is back: the CPU stops playing for them at once.
-      live.standing_in[i] = false;
-      if (!live.state.is_over() &&
-          live.state.to_move() == static_cast<int>(i)) {
-        live.CancelCpuTurn();
-      }
+    // Back from a stand-in: the CPU stops playing for them at once.
+    if (live.clock.Seen(i, now) && !live.state.is_over() &&
+        live.state.to_move() == static_cast<int>(i)) {
+      live.clock.CancelCpuTurn();
     }
   }
   UpdatePresence(live);
@@ -343,15 +335,16 @@ void LiveMatches::UpdatePresence(Live& live) {
   const int64_t now = clock_.NowMs();
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (live.record.seats[i].kind != SeatRecord::Kind::kPlayer) continue;
-    const bool present = IsPresent(live.presence[i], now, options_.grace_ms);
-    if (present == live.announced_present[i]) continue;
-    live.announced_present[i] = present;
-    v1::WatchEvent e;
-    e.mutable_presence()->set_seat(i);
-    e.mutable_presence()->set_present(present);
-    e.mutable_presence()->set_cpu_standing_in(live.standing_in[i]);
-    Broadcast(live, e);
+    if (live.clock.PresenceChanged(i, now)) BroadcastPresence(live, i, now);
   }
+}
+
+void LiveMatches::BroadcastPresence(Live& live, int seat, int64_t now) {
+  v1::WatchEvent e;
+  e.mutable_presence()->set_seat(seat);
+  e.mutable_presence()->set_present(live.clock.Present(seat, now));
+  e.mutable_presence()->set_cpu_standing_in(live.clock.StandingIn(seat));
+  Broadcast(live, e);
 }
 
 std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
@@ -361,28 +354,19 @@ std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
   const int seat = live.state.to_move();
   const SeatRecord& s = live.record.seats[seat];
   const int64_t now = clock_.NowMs();
-  TurnFacts facts;
-  facts.cpu_seat = s.kind == SeatRecord::Kind::kCpu;
-  facts.present = IsPresent(live.presence[seat], now, options_.grace_ms);
-  facts.deadline_ms = live.deadline_ms;
-  const v1::Move::CpuReason reason = CpuMustMove(facts, now);
+  const bool cpu_seat = s.kind == SeatRecord::Kind::kCpu;
+  bool stand_in_began = false;
+  const v1::Move::CpuReason reason =
+      live.clock.Due(seat, cpu_seat, now, &stand_in_began);
+  if (stand_in_began) BroadcastPresence(live, seat, now);
   if (reason == v1::Move::CPU_REASON_UNSPECIFIED) return std::nullopt;
-  if (reason == v1::Move::STAND_IN && !live.standing_in[seat]) {
-    live.standing_in[seat] = true;
-    v1::WatchEvent e;
-    e.mutable_presence()->set_seat(seat);
-    e.mutable_presence()->set_present(false);
-    e.mutable_presence()->set_cpu_standing_in(true);
-    live.announced_present[seat] = false;
-    Broadcast(live, e);
-  }
-  if (live.cpu_queued_ply == live.record.ply) return std::nullopt;
-  live.cpu_queued_ply = live.record.ply;
-  live.cpu_stop = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> stop =
+      live.clock.QueueCpuTurn(live.record.ply);
+  if (!stop) return std::nullopt;
   return CpuTurn{
       live.record.id, live.record.ply,
-      live.state,     facts.cpu_seat ? s.cpu_level : options_.standin_level,
-      reason,         live.cpu_stop};
+      live.state,     cpu_seat ? s.cpu_level : options_.standin_level,
+      reason,         std::move(stop)};
 }
 
 }  // namespace mancala::services

@@ -1,52 +1,17 @@
 #include "services/match_service.h"
 
-#include <charconv>
 #include <set>
 
 #include "engine/cpu/cpu_player.h"
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/page_token.h"
 #include "services/player_service.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
-namespace {
-
 using storage::SeatRecord;
-
-grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
-}
-
-// Page tokens are the next ply, in decimal: opaque to clients by contract.
-grpc::Status ParsePageToken(const std::string& token, int64_t* from_ply) {
-  *from_ply = 1;
-  if (token.empty()) return grpc::Status::OK;
-  int64_t value = 0;
-  auto [end, ec] =
-      std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size() || value < 1) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
-                 "page_token was not returned by ListMoves");
-  }
-  *from_ply = value;
-  return grpc::Status::OK;
-}
-
-// Reads an on/off option value as docs/rules.md section 2 spells them.
-bool ParseSwitch(const std::string& value, bool* out) {
-  if (value == "on" || value == "true") {
-    *out = true;
-  } else if (value == "off" || value == "false") {
-    *out = false;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 grpc::Status MatchServiceImpl::CallerAndMatch(
     const grpc::ServerContext& context, const std::string& name,
@@ -66,31 +31,13 @@ grpc::Status MatchServiceImpl::CreateMatch(
   }
   NewMatch match;
   match.creator_id = caller.id;
-  std::optional<std::string> game = GameName(request->game());
-  if (!game.has_value()) {
-    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
-  }
-  match.game = *game;
-  match.options.insert(request->options().begin(), request->options().end());
-  // rotate_first_player is a series setting (docs/rules.md MB.4) that the
-  // service keeps for every game; the rules never see it.
-  if (auto it = match.options.find("rotate_first_player");
-      it != match.options.end()) {
-    if (!ParseSwitch(it->second, &match.rotate_first_player)) {
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                   "option \"rotate_first_player\" must be one of on, off "
-                   "(got \"" +
-                       it->second + "\")");
-    }
-    match.options.erase(it);
-  }
-  const int max_seats = request->game() == v1::MANCALA_BASIC ? 4 : 2;
   const int seats = request->seats_size();
-  if (seats < 2 || seats > max_seats) {
-    return Invalid(
-        *game + " takes " +
-        (max_seats == 2 ? std::string("exactly 2") : std::string("2 to 4")) +
-        " seats, got " + std::to_string(seats));
+  if (grpc::Status s = ShapeFromRequest(
+          request->game(), seats, "seats",
+          {request->options().begin(), request->options().end()},
+          request->turn_time_limit_seconds(), &match.shape);
+      !s.ok()) {
+    return s;
   }
   match.ranked = request->ranked();
   bool caller_seated = false;
@@ -147,12 +94,6 @@ grpc::Status MatchServiceImpl::CreateMatch(
     return Invalid("first_seat must be 0.." + std::to_string(seats - 1));
   }
   match.first_seat = request->first_seat();
-  const int limit = request->turn_time_limit_seconds();
-  if (limit != 0 && limit != 30 && limit != 60) {
-    return Invalid("turn_time_limit_seconds must be 0 (none), 30 or 60, got " +
-                   std::to_string(limit));
-  }
-  match.turn_limit_s = limit;
   return matches_.Create(match, response);
 }
 
@@ -177,7 +118,7 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
   storage::PlayerRecord caller;
   std::string id;
   if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+          CallerAndMatch(*context, request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -198,7 +139,7 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
   storage::PlayerRecord caller;
   std::string id;
   if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+          CallerAndMatch(*context, request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -213,13 +154,21 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
       !s.ok()) {
     return s;
   }
-  if (request->page_size() < 0) return Invalid("page_size must be >= 0");
-  const int limit =
-      request->page_size() == 0 ? 100 : std::min(request->page_size(), 1000);
-  int64_t from_ply = 1;
-  if (grpc::Status s = ParsePageToken(request->page_token(), &from_ply);
+  int limit = 0;
+  if (grpc::Status s = PageSize(request->page_size(), 100, 1000, &limit);
       !s.ok()) {
     return s;
+  }
+  // The token holds the next ply, bound to this match.
+  int64_t from_ply = 1;
+  if (!request->page_token().empty()) {
+    std::vector<std::string> f;
+    if (grpc::Status s =
+            ReadPageToken(request->page_token(), "moves", id, 1, &f);
+        !s.ok()) {
+      return s;
+    }
+    if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
   }
   std::vector<v1::Move> moves;
   bool finished = false;
@@ -234,7 +183,8 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext*,
   // A match in progress always gets a token, so a client can poll with it
   // for moves recorded later; a finished match's last page gets none.
   if (page_full || !finished) {
-    response->set_next_page_token(std::to_string(next));
+    response->set_next_page_token(
+        EncodePageToken("moves", id, {std::to_string(next)}));
   }
   return grpc::Status::OK;
 }
@@ -271,7 +221,7 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
   storage::PlayerRecord caller;
   std::string id;
   if (grpc::Status s =
-          CallerAndMatch(*context, request->match(), "match", &caller, &id);
+          CallerAndMatch(*context, request->name(), "name", &caller, &id);
       !s.ok()) {
     return s;
   }
@@ -293,7 +243,7 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
     status = matches_.Watch(id, viewer.id, request->after_ply(), sink);
   }
   LiveMatches* matches = &matches_;
-  auto* reactor = new WatchReactor(
+  auto* reactor = new EventReactor<v1::WatchEvent>(
       sink, [matches, id, sink] { matches->Unwatch(id, sink); });
   if (!status.ok()) sink->Close(status);
   reactor->Start();

@@ -3,31 +3,15 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/live_matches_internal.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
+#include "services/resource_names.h"
 
 namespace mancala::services {
 
 using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
-
-namespace {
-v1::Match::State StateToProto(MatchStatus s) {
-  switch (s) {
-    case MatchStatus::kWaiting:
-      return v1::Match::WAITING;
-    case MatchStatus::kInProgress:
-      return v1::Match::IN_PROGRESS;
-    case MatchStatus::kFinished:
-      return v1::Match::FINISHED;
-    case MatchStatus::kCancelled:
-      return v1::Match::CANCELLED;
-    case MatchStatus::kAborted:
-      return v1::Match::ABORTED;
-  }
-  return v1::Match::STATE_UNSPECIFIED;
-}
-}  // namespace
 
 void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   const engine::State& state = live.state;
@@ -39,24 +23,14 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   out->set_game(GameFromName(rec.game));
   for (const auto& [k, v] : rec.options) (*out->mutable_options())[k] = v;
   (*out->mutable_options())["rotate_first_player"] =
-      rec.rotate_first_player ? "on" : "off";
+      std::string(engine::OnOff(rec.rotate_first_player));
   for (size_t i = 0; i < rec.seats.size(); ++i) {
     const SeatRecord& s = rec.seats[i];
     v1::Seat* seat = out->add_seats();
-    switch (s.kind) {
-      case SeatRecord::Kind::kCpu:
-        seat->set_kind(v1::Seat::CPU);
-        seat->set_cpu_level(s.cpu_level);
-        break;
-      case SeatRecord::Kind::kOpen:
-        seat->set_kind(v1::Seat::OPEN);
-        break;
-      case SeatRecord::Kind::kPlayer:
-        seat->set_kind(v1::Seat::PLAYER);
-        seat->set_player("players/" + s.player_id);
-        seat->set_present(IsPresent(live.presence[i], now, options_.grace_ms));
-        seat->set_cpu_standing_in(live.standing_in[i]);
-        break;
+    ToProto(s, seat);
+    if (s.kind == SeatRecord::Kind::kPlayer) {
+      seat->set_present(live.clock.Present(i, now));
+      seat->set_cpu_standing_in(live.clock.StandingIn(i));
     }
     seat->set_display_name(live.display_names[i]);
   }
@@ -81,12 +55,12 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
       TimeUtil::MillisecondsToTimestamp(rec.updated_at_ms);
   out->set_ranked(rec.ranked);
   out->set_turn_time_limit_seconds(rec.turn_limit_s);
-  if (playing && live.deadline_ms > 0) {
+  if (playing && live.clock.deadline_ms() > 0) {
     *out->mutable_turn_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.deadline_ms);
+        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
   }
   out->set_invite_code(rec.invite_code);
-  out->set_creator("players/" + rec.created_by);
+  out->set_creator(PlayerName(rec.created_by));
   out->set_rotate_first_player(rec.rotate_first_player);
   if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));
   out->set_voided(rec.voided);

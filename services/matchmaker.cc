@@ -11,14 +11,11 @@
 namespace mancala::services {
 namespace {
 
-grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
-}
-
-std::string QueueKey(const NewMatch& shape, int players) {
-  std::string key = shape.game + "|" + std::to_string(players) + "|" +
-                    (shape.ranked ? "ranked" : "casual") + "|" +
-                    std::to_string(shape.turn_limit_s);
+std::string QueueKey(const MatchShape& shape, bool ranked) {
+  std::string key = shape.game + "|" + std::to_string(shape.seats) + "|" +
+                    (ranked ? "ranked" : "casual") + "|" +
+                    std::to_string(shape.turn_limit_s) + "|" +
+                    (shape.rotate_first_player ? "rotate" : "keep");
   for (const auto& [k, v] : shape.options) key += "|" + k + "=" + v;
   return key;
 }
@@ -37,33 +34,16 @@ double Matchmaker::Window(const Entry& e, int64_t now) const {
 grpc::Status Matchmaker::Enqueue(const std::string& player_id,
                                  const v1::FindMatchRequest& request,
                                  std::shared_ptr<FindSink> sink) {
-  NewMatch shape;
-  std::optional<std::string> game = GameName(request.game());
-  if (!game.has_value()) {
-    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
+  MatchShape shape;
+  if (grpc::Status s = ShapeFromRequest(
+          request.game(), request.players() == 0 ? 2 : request.players(),
+          "players", {request.options().begin(), request.options().end()},
+          request.turn_time_limit_seconds(), &shape);
+      !s.ok()) {
+    return s;
   }
-  shape.game = *game;
-  const int players = request.players() == 0 ? 2 : request.players();
-  const int max = request.game() == v1::MANCALA_BASIC ? 4 : 2;
-  if (players < 2 || players > max) {
-    return Invalid("players must be " + std::string(max == 2 ? "2" : "2 to 4") +
-                   " for " + *game);
-  }
-  const int limit = request.turn_time_limit_seconds();
-  if (limit != 0 && limit != 30 && limit != 60) {
-    return Invalid("turn_time_limit_seconds must be 0, 30 or 60");
-  }
-  engine::OptionMap options(request.options().begin(), request.options().end());
-  auto rules = engine::ParseRules(shape.game, options, players);
-  if (auto* err = std::get_if<engine::RulesError>(&rules)) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                 err->message);
-  }
-  shape.options = std::get<engine::Rules>(rules).Options();
-  shape.options.erase("rotate_first_player");
-  shape.ranked = request.ranked();
-  shape.turn_limit_s = limit;
-  if (request.accept_cpu_opponent() && shape.ranked) {
+  const bool ranked = request.ranked();
+  if (request.accept_cpu_opponent() && ranked) {
     return Invalid(
         "accept_cpu_opponent is for casual queues only; ranked "
         "matches against the CPU are never rated");
@@ -71,7 +51,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   Entry entry;
   entry.player_id = player_id;
   entry.rating = ratings::kNewPlayer.rating;
-  if (shape.ranked) {
+  if (ranked) {
     auto rated = store_.GetRatings(shape.game, {player_id});
     if (!rated.ok()) return FromStorage(rated.status());
     if (!rated->empty()) entry.rating = (*rated)[0].value.rating;
@@ -80,7 +60,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   entry.sink = std::move(sink);
   std::vector<Formed> formed;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (closed_) return ShuttingDown("search again");
     if (queue_of_.count(player_id) > 0) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
@@ -89,10 +69,10 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
     }
     const int64_t now = clock_.NowMs();
     entry.enqueued_ms = now;
-    const std::string key = QueueKey(shape, players);
+    const std::string key = QueueKey(shape, ranked);
     Queue& q = queues_[key];
     q.shape = shape;
-    q.players = players;
+    q.ranked = ranked;
     q.entries.push_back(std::move(entry));
     queue_of_[player_id] = key;
     FormGroups(q, now, &formed);
@@ -104,7 +84,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
 
 void Matchmaker::Leave(const std::string& player_id,
                        const std::shared_ptr<FindSink>& sink) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = queue_of_.find(player_id);
   if (it == queue_of_.end()) return;
   Queue& q = queues_[it->second];
@@ -118,7 +98,7 @@ void Matchmaker::Leave(const std::string& player_id,
 bool Matchmaker::Cancel(const std::string& player_id) {
   std::shared_ptr<FindSink> sink;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = queue_of_.find(player_id);
     if (it == queue_of_.end()) return false;
     Queue& q = queues_[it->second];
@@ -139,7 +119,7 @@ bool Matchmaker::Cancel(const std::string& player_id) {
 }
 
 void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   int total = 0;
   for (const auto& [key, q] : queues_) {
     if (q.entries.empty()) continue;
@@ -150,8 +130,8 @@ void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
     s->set_game(GameFromName(q.shape.game));
     s->mutable_options()->insert(q.shape.options.begin(),
                                  q.shape.options.end());
-    s->set_players(q.players);
-    s->set_ranked(q.shape.ranked);
+    s->set_players(q.shape.seats);
+    s->set_ranked(q.ranked);
     s->set_turn_time_limit_seconds(q.shape.turn_limit_s);
     s->set_searching(q.entries.size());
     total += q.entries.size();
@@ -162,7 +142,7 @@ void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
 void Matchmaker::Tick() {
   std::vector<Formed> formed;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     const int64_t now = clock_.NowMs();
     for (auto& [key, q] : queues_) {
       FormGroups(q, now, &formed);
@@ -175,7 +155,7 @@ void Matchmaker::Tick() {
 void Matchmaker::CloseAll() {
   std::vector<std::shared_ptr<FindSink>> sinks;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     closed_ = true;
     for (auto& [key, q] : queues_) {
       for (Entry& e : q.entries) sinks.push_back(e.sink);
@@ -192,7 +172,8 @@ void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
   std::vector<bool> taken(q.entries.size(), false);
   auto form = [&](std::vector<size_t> members) {
     Formed f;
-    f.match = q.shape;
+    f.match.shape = q.shape;
+    f.match.ranked = q.ranked;
     for (size_t m : members) {
       taken[m] = true;
       f.members.push_back(q.entries[m]);
@@ -210,26 +191,27 @@ void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
     for (size_t j = i + 1; j < q.entries.size(); ++j) {
       if (taken[j]) continue;
       const double d =
-          q.shape.ranked ? std::abs(q.entries[j].rating - oldest.rating) : 0.0;
+          q.ranked ? std::abs(q.entries[j].rating - oldest.rating) : 0.0;
       // The oldest has the widest window; casual queues take anyone.
-      if (!q.shape.ranked || d <= Window(oldest, now)) near.push_back({d, j});
+      if (!q.ranked || d <= Window(oldest, now)) near.push_back({d, j});
     }
-    if (static_cast<int>(near.size()) >= q.players - 1) {
+    if (static_cast<int>(near.size()) >= q.shape.seats - 1) {
       // Closest ratings first; equal distances by arrival (stable sort).
       std::stable_sort(
           near.begin(), near.end(),
           [](const auto& a, const auto& b) { return a.first < b.first; });
       std::vector<size_t> members = {i};
-      for (int k = 0; k < q.players - 1; ++k) members.push_back(near[k].second);
+      for (int k = 0; k < q.shape.seats - 1; ++k)
+        members.push_back(near[k].second);
       std::sort(members.begin(), members.end());  // Seats by arrival.
       form(members);
       continue;
     }
-    if (!q.shape.ranked && oldest.accept_cpu && options_.cpu_fallback_ms > 0 &&
+    if (!q.ranked && oldest.accept_cpu && options_.cpu_fallback_ms > 0 &&
         now - oldest.enqueued_ms >= options_.cpu_fallback_ms) {
       form({i});  // CPU seats are added below.
       Formed& f = out->back();
-      while (static_cast<int>(f.match.seats.size()) < q.players) {
+      while (static_cast<int>(f.match.seats.size()) < q.shape.seats) {
         f.match.seats.push_back(
             {storage::SeatRecord::Kind::kCpu, "", options_.cpu_level});
       }
@@ -253,7 +235,7 @@ void Matchmaker::SendUpdates(Queue& q, int64_t now, bool force) {
     v1::FindMatchUpdate u;
     u.mutable_waiting()->set_searching(q.entries.size());
     u.mutable_waiting()->set_waited_seconds((now - e.enqueued_ms) / 1000);
-    if (q.shape.ranked) u.mutable_waiting()->set_rating_window(Window(e, now));
+    if (q.ranked) u.mutable_waiting()->set_rating_window(Window(e, now));
     e.sink->Push(u);
   }
 }

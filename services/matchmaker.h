@@ -22,10 +22,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "mancala/v1/matchmaking_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
@@ -78,8 +79,8 @@ class Matchmaker {
     std::shared_ptr<FindSink> sink;
   };
   struct Queue {
-    NewMatch shape;  // Game, options, ranking, limit; no seats.
-    int players = 2;
+    MatchShape shape;  // shape.seats players per match.
+    bool ranked = false;
     std::vector<Entry> entries;  // Arrival order.
   };
   // A match to create: the members (removed from their queue) and shape.
@@ -89,22 +90,26 @@ class Matchmaker {
   };
 
   double Window(const Entry& e, int64_t now) const;
-  // Takes the groups that can play now out of `q`. Requires mu_.
-  void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out);
-  // Sends QueueStates that are due. Requires mu_.
-  void SendUpdates(Queue& q, int64_t now, bool force);
-  // Creates the matches and tells the members. Without mu_.
-  void Start(std::vector<Formed> formed);
+  // Takes the groups that can play now out of `q` (one of queues_).
+  void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sends QueueStates that are due (FindSink locks are taken under mu_).
+  void SendUpdates(Queue& q, int64_t now, bool force)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Creates the matches (match locks) and tells the members: without mu_,
+  // which is never held while taking a LiveMatches lock.
+  void Start(std::vector<Formed> formed) ABSL_LOCKS_EXCLUDED(mu_);
 
   LiveMatches& matches_;
   storage::Store& store_;
   const Clock& clock_;
   const MatchmakerOptions options_;
 
-  std::mutex mu_;
-  std::map<std::string, Queue> queues_;          // By queue key.
-  std::map<std::string, std::string> queue_of_;  // Player id -> queue key.
-  bool closed_ = false;                          // CloseAll() was called.
+  absl::Mutex mu_;
+  std::map<std::string, Queue> queues_ ABSL_GUARDED_BY(mu_);  // By key.
+  // Player id -> queue key.
+  std::map<std::string, std::string> queue_of_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;  // CloseAll() was called.
 };
 
 }  // namespace mancala::services

@@ -4,7 +4,10 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <charconv>
 #include <string_view>
+
+#include "services/errors.h"
 
 namespace mancala::services {
 namespace {
@@ -106,10 +109,39 @@ std::optional<std::vector<std::string>> DecodePageToken(
   return fields;
 }
 
-std::optional<int> PageSize(int requested, int fallback, int max) {
-  if (requested < 0) return std::nullopt;
-  if (requested == 0) return fallback;
-  return std::min(requested, max);
+grpc::Status ReadPageToken(const std::string& token, const std::string& kind,
+                           const std::string& scope, size_t count,
+                           std::vector<std::string>* fields) {
+  std::optional<std::vector<std::string>> read =
+      DecodePageToken(token, kind, scope);
+  if (!read.has_value() || read->size() != count) return InvalidPageToken();
+  *fields = std::move(*read);
+  return grpc::Status::OK;
+}
+
+bool TokenInt(const std::string& field, int64_t* out) {
+  auto [end, ec] =
+      std::from_chars(field.data(), field.data() + field.size(), *out);
+  return ec == std::errc() && end == field.data() + field.size() &&
+         !field.empty();
+}
+
+grpc::Status ReadCursorToken(const std::string& token, const std::string& kind,
+                             const std::string& scope, int64_t* at,
+                             std::string* id) {
+  std::vector<std::string> fields;
+  if (grpc::Status s = ReadPageToken(token, kind, scope, 2, &fields); !s.ok()) {
+    return s;
+  }
+  if (!TokenInt(fields[0], at)) return InvalidPageToken();
+  *id = fields[1];
+  return grpc::Status::OK;
+}
+
+grpc::Status PageSize(int requested, int fallback, int max, int* size) {
+  if (requested < 0) return Invalid("page_size must be >= 0");
+  *size = requested == 0 ? fallback : std::min(requested, max);
+  return grpc::Status::OK;
 }
 
 }  // namespace mancala::services

@@ -8,6 +8,9 @@
 #ifndef MANCALA_SERVICES_PAGE_TOKEN_H_
 #define MANCALA_SERVICES_PAGE_TOKEN_H_
 
+#include <grpcpp/grpcpp.h>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,9 +29,25 @@ std::optional<std::vector<std::string>> DecodePageToken(
     const std::string& token, const std::string& kind,
     const std::string& scope);
 
+// The `count` fields of a request's page_token, or INVALID_ARGUMENT
+// (INVALID_PAGE_TOKEN) if `token` was not made by EncodePageToken for this
+// kind and scope, or holds another number of fields.
+grpc::Status ReadPageToken(const std::string& token, const std::string& kind,
+                           const std::string& scope, size_t count,
+                           std::vector<std::string>* fields);
+
+// A decimal integer field of a page token; false if it is not one.
+bool TokenInt(const std::string& field, int64_t* out);
+
+// A token of two fields, a time (or other integer) and an id, the cursor of
+// listings ordered by (time, id); INVALID_ARGUMENT like ReadPageToken.
+grpc::Status ReadCursorToken(const std::string& token, const std::string& kind,
+                             const std::string& scope, int64_t* at,
+                             std::string* id);
+
 // Page size from a request: `requested` (0 = `fallback`), at most `max`;
-// nullopt if negative.
-std::optional<int> PageSize(int requested, int fallback, int max);
+// INVALID_ARGUMENT if negative.
+grpc::Status PageSize(int requested, int fallback, int max, int* size);
 
 }  // namespace mancala::services
 

@@ -1,8 +1,7 @@
 #include "services/player_service.h"
 
-#include <google/protobuf/util/time_util.h>
-
 #include "services/auth.h"
+#include "services/convert.h"
 #include "services/errors.h"
 #include "services/resource_names.h"
 
@@ -10,15 +9,6 @@ namespace mancala::services {
 namespace {
 
 constexpr size_t kMaxDisplayName = 40;
-
-void ToProto(const storage::PlayerRecord& p, v1::Player* out) {
-  out->set_name("players/" + p.id);
-  out->set_display_name(p.display_name);
-  out->set_guest(p.guest);
-  *out->mutable_create_time() =
-      google::protobuf::util::TimeUtil::MillisecondsToTimestamp(
-          p.created_at_ms);
-}
 
 }  // namespace
 
@@ -54,7 +44,7 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
 grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           const v1::GetPlayerRequest* request,
                                           v1::Player* response) {
-  if (request->name() == "players/me") {
+  if (request->name() == PlayerName("me")) {
     storage::PlayerRecord me;
     if (grpc::Status s = Authenticate(*context, store_, &me); !s.ok()) {
       return s;

@@ -26,9 +26,6 @@ class RatingServiceImpl final : public v1::RatingService::Service {
   storage::Store& store_;
 };
 
-// The rating change as the API shows it.
-void RatingChangeToProto(const storage::RatingChange& c, v1::RatingChange* out);
-
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_RATING_SERVICE_H_

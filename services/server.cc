@@ -4,11 +4,11 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
-#include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "services/admin_service.h"
 #include "services/cpu_worker.h"
 #include "services/guarded_services.h"
@@ -44,12 +44,24 @@ struct Server::Impl {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 
-  // The ticker: checks clocks and presence every `tick`.
-  std::mutex tick_mu;
-  std::condition_variable tick_cv;
-  bool stopping = false;  // Shutdown() has begun.
-  bool stopped = false;   // Shutdown() has finished.
+  // The ticker: checks clocks and presence every `every` until stopping.
+  absl::Mutex tick_mu;
+  bool stopping ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has begun.
+  bool stopped ABSL_GUARDED_BY(tick_mu) = false;   // Shutdown() has finished.
   std::thread ticker;
+
+  void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
+    for (;;) {
+      {
+        absl::MutexLock lock(&tick_mu);
+        if (tick_mu.AwaitWithTimeout(absl::Condition(&stopping), every)) {
+          return;
+        }
+      }
+      matches->Tick();
+      matchmaker->Tick();
+    }
+  }
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -139,29 +151,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   }
   if (options.tick.count() > 0) {
     Impl* p = impl.get();
-    const auto every = options.tick;
-    p->ticker = std::thread([p, every] {
-      std::unique_lock lock(p->tick_mu);
-      while (!p->tick_cv.wait_for(lock, every, [p] { return p->stopping; })) {
-        lock.unlock();
-        p->matches->Tick();
-        p->matchmaker->Tick();
-        lock.lock();
-      }
-    });
+    const absl::Duration every = absl::FromChrono(options.tick);
+    p->ticker = std::thread([p, every] { p->RunTicker(every); });
   }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
 void Server::Tick() {
-  std::lock_guard lock(impl_->tick_mu);
+  absl::MutexLock lock(&impl_->tick_mu);
   if (impl_->stopping) return;  // The matches may be gone.
   impl_->matches->Tick();
   impl_->matchmaker->Tick();
 }
 
 int Server::WatcherCount(const std::string& match) {
-  std::lock_guard lock(impl_->tick_mu);
+  absl::MutexLock lock(&impl_->tick_mu);
   if (impl_->stopping) return 0;
   std::string id;
   if (!MatchIdFromName(match, "match", &id).ok()) return 0;
@@ -171,8 +175,8 @@ int Server::WatcherCount(const std::string& match) {
 int Server::port() const { return impl_->port; }
 
 void Server::Wait() {
-  std::unique_lock lock(impl_->tick_mu);
-  impl_->tick_cv.wait(lock, [this] { return impl_->stopped; });
+  absl::MutexLock lock(&impl_->tick_mu);
+  impl_->tick_mu.Await(absl::Condition(&impl_->stopped));
 }
 
 // The order is docs/design.md "Shutdown": each step only starts once
@@ -180,9 +184,9 @@ void Server::Wait() {
 void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
-    std::lock_guard lock(impl_->tick_mu);
+    absl::MutexLock lock(&impl_->tick_mu);
     if (impl_->stopping) return;
-    impl_->stopping = true;
+    impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
   // 1. Streams end (UNAVAILABLE, SHUTTING_DOWN) and new ones are refused,
   //    so the drain below waits only for short calls.
@@ -193,10 +197,9 @@ void Server::Shutdown() {
   impl_->server->Shutdown(std::chrono::system_clock::now() +
                           std::chrono::seconds(10));
   impl_->server->Wait();
-  // 3. The ticker (it saw `stopping` and ends at its next wake-up) and the
+  // 3. The ticker (it saw `stopping` and has ended or is ending) and the
   //    CPU worker stop: they are the only callers left, and the ticker
   //    announces CPU turns, so it stops first.
-  impl_->tick_cv.notify_all();
   if (impl_->ticker.joinable()) impl_->ticker.join();
   impl_->cpu->Stop();
   impl_->matches->SetCpuTurnListener(nullptr);
@@ -216,11 +219,8 @@ void Server::Shutdown() {
   impl_->cpu.reset();
   impl_->matches.reset();
   impl_->store.reset();
-  {
-    std::lock_guard lock(impl_->tick_mu);
-    impl_->stopped = true;
-  }
-  impl_->tick_cv.notify_all();
+  absl::MutexLock lock(&impl_->tick_mu);
+  impl_->stopped = true;  // Wakes Wait().
 }
 
 }  // namespace mancala::services

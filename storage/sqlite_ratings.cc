@@ -78,7 +78,7 @@ void SqliteStore::WriteRatings(const std::vector<RatingChange>& changes,
 
 absl::StatusOr<std::vector<RatingRecord>> SqliteStore::GetRatings(
     const std::string& game, const std::vector<std::string>& player_ids) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     std::vector<RatingRecord> out;
     for (const std::string& id : player_ids) {
@@ -97,7 +97,7 @@ absl::StatusOr<std::vector<RatingRecord>> SqliteStore::GetRatings(
 absl::StatusOr<std::vector<RatingRecord>> SqliteStore::ListLeaderboard(
     const std::string& game, double max_rd,
     const std::optional<std::pair<double, std::string>>& after, int limit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         std::string("SELECT ") + kRatingColumns +
@@ -121,7 +121,7 @@ absl::StatusOr<std::vector<RatingRecord>> SqliteStore::ListLeaderboard(
 absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListRatingChanges(
     const std::string& player_id, const std::string& game,
     const std::optional<Cursor>& after, int limit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         std::string("SELECT ") + kChangeColumns +
@@ -145,7 +145,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListRatingChanges(
 
 absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListGameRatingChanges(
     const std::string& game) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(std::string("SELECT ") + kChangeColumns +
                       " FROM rating_changes WHERE game = ? "
@@ -161,7 +161,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListGameRatingChanges(
 
 absl::StatusOr<std::vector<RatingChange>> SqliteStore::ListMatchRatingChanges(
     const std::string& match_id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(std::string("SELECT ") + kChangeColumns +
                       " FROM rating_changes WHERE match_id = ? ORDER BY seat");
@@ -180,7 +180,7 @@ absl::Status SqliteStore::VoidMatch(const std::string& match_id,
                                     const std::vector<RatingChange>& changes,
                                     const std::vector<RatingRecord>& ratings,
                                     const AuditRecord& audit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& v = Prepare(
@@ -217,7 +217,7 @@ absl::Status SqliteStore::VoidMatch(const std::string& match_id,
 
 absl::StatusOr<std::vector<AuditRecord>> SqliteStore::ListAuditLog(
     int64_t before_id, int limit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id, at_ms, actor, action, target, reason FROM audit_log "

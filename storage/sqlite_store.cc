@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "storage/schema.h"
@@ -25,11 +26,17 @@ const char* StatusName(MatchStatus s) {
   }
   return "in_progress";
 }
+// A stored value outside its enum: the row is unreadable (DATA_LOSS), never
+// read as some default.
+struct UnreadableRow : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 MatchStatus ParseStatus(const std::string& s) {
   for (const auto& [status, name] : kStatusNames) {
     if (s == name) return status;
   }
-  return MatchStatus::kInProgress;
+  throw UnreadableRow("unknown match status \"" + s + "\"");
 }
 
 constexpr std::pair<SeatRecord::Kind, const char*> kSeatKinds[] = {
@@ -47,7 +54,7 @@ SeatRecord::Kind ParseSeatKind(const std::string& s) {
   for (const auto& [kind, name] : kSeatKinds) {
     if (s == name) return kind;
   }
-  return SeatRecord::Kind::kOpen;
+  throw UnreadableRow("unknown seat kind \"" + s + "\"");
 }
 
 // Binds a string, or NULL when it is empty (nullable unique columns).
@@ -134,7 +141,7 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
 }
 
 absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "INSERT INTO players (id, display_name, guest, token_hash, "
@@ -152,7 +159,7 @@ absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
 }
 
 absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id, display_name, guest, token_hash, created_at_ms "
@@ -167,7 +174,7 @@ absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
 
 absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
     const std::string& token_hash) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id, display_name, guest, token_hash, created_at_ms "
@@ -208,7 +215,7 @@ void SqliteStore::WriteSeats(const MatchRecord& m) {
 }
 
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
@@ -255,7 +262,7 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
 }
 
 absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = Prepare(
@@ -279,7 +286,7 @@ absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
 
 absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
     const std::string& code) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare("SELECT id FROM matches WHERE invite_code = ?");
     q.bind(1, code);
@@ -327,7 +334,7 @@ MatchRecord SqliteStore::ReadMatchRow(SQLite::Statement& q) {
 }
 
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(std::string("SELECT ") + kMatchColumns +
                       " FROM matches m WHERE m.id = ?");
@@ -339,12 +346,14 @@ absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(std::string("match options unreadable: ") +
                                e.what());
+  } catch (const UnreadableRow& e) {
+    return absl::DataLossError(std::string("match unreadable: ") + e.what());
   }
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
     MatchStatus status) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT id FROM matches WHERE status = ? ORDER BY created_at_ms, id");
@@ -359,7 +368,7 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
 
 absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The ply check makes the append conditional: a stale or repeated
@@ -407,7 +416,7 @@ absl::Status SqliteStore::AppendMove(const MoveRow& mv,
 
 absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
     const std::string& match_id, const std::string& request_id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
@@ -423,7 +432,7 @@ absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(
 
 absl::StatusOr<std::vector<MoveRow>> SqliteStore::ListMoves(
     const std::string& match_id, int64_t from_ply, int limit) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(
         "SELECT ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, "
@@ -474,7 +483,7 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   }
   sql +=
       where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   try {
     auto& q = Prepare(sql);
     if (!f.player_id.empty()) q.bind(":player", f.player_id);
@@ -509,6 +518,8 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(std::string("match options unreadable: ") +
                                e.what());
+  } catch (const UnreadableRow& e) {
+    return absl::DataLossError(std::string("match unreadable: ") + e.what());
   }
 }
 

@@ -13,10 +13,11 @@
 #define MANCALA_STORAGE_SQLITE_STORE_H_
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "storage/store.h"
 
 namespace SQLite {
@@ -83,21 +84,25 @@ class SqliteStore final : public Store {
  private:
   explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
   // The statement for `sql`, prepared on first use and reset for reuse.
-  // Requires mu_.
-  SQLite::Statement& Prepare(const std::string& sql);
+  SQLite::Statement& Prepare(const std::string& sql)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Replaces the seats rows of `match` (and its players' history index).
-  // Requires mu_ and a transaction.
-  void WriteSeats(const MatchRecord& match);
-  // Writes rating changes and ratings. Requires mu_ and a transaction.
+  // Requires a transaction.
+  void WriteSeats(const MatchRecord& match) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Writes rating changes and ratings. Requires a transaction.
   void WriteRatings(const std::vector<RatingChange>& changes,
-                    const std::vector<RatingRecord>& ratings);
+                    const std::vector<RatingRecord>& ratings)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Reads a whole match row + seats at the current statement row.
-  MatchRecord ReadMatchRow(SQLite::Statement& q);
+  MatchRecord ReadMatchRow(SQLite::Statement& q)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  std::mutex mu_;
-  std::unique_ptr<SQLite::Database> db_;
+  // The last lock of the order in services/live_matches.h: held only
+  // inside a Store call, which takes no other lock.
+  absl::Mutex mu_;
+  std::unique_ptr<SQLite::Database> db_ ABSL_GUARDED_BY(mu_);
   std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>>
-      statements_;
+      statements_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace mancala::storage

@@ -8,8 +8,10 @@
 // - Every method is atomic: it either happens entirely or not at all.
 // - A method returns OK, or a status: NOT_FOUND (no such record),
 //   ALREADY_EXISTS (duplicate id or token hash), ABORTED (AppendMove found the
-//   match at another ply: a stale or duplicate append), INTERNAL (the
-//   database failed; the message says how).
+//   match at another ply: a stale or duplicate append), DATA_LOSS (a stored
+//   value is unreadable, e.g. a match status or seat kind outside its enum:
+//   never read as a default), INTERNAL (the database failed; the message
+//   says how).
 // - Once a write method has returned OK, the write survives a crash of the
 //   process (SQLite WAL with synchronous=FULL).
 // Thread-safety: all methods may be called from any thread.

@@ -117,7 +117,7 @@ class Player(threading.Thread):
                 pit = match.legal_pits[0]
                 try:
                     out = self.matches.SubmitMove(
-                        pb.SubmitMoveRequest(match=match.name, pit=pit,
+                        pb.SubmitMoveRequest(name=match.name, pit=pit,
                                              expected_ply=match.ply),
                         metadata=auth, timeout=CALL_TIMEOUT_S)
                 except grpc.RpcError as e:

@@ -21,24 +21,6 @@ using services::ErrorReason;
 class LifecycleTest : public ServiceTest {
  protected:
   // A Kalah match between two people, `a` in seat 0 and `b` in seat 1.
-  v1::Match TwoPlayers(const TestPlayer& a, const TestPlayer& b,
-                       int limit_s = 0, bool ranked = false,
-                       v1::Game game = v1::KALAH) {
-    v1::CreateMatchRequest req;
-    req.set_game(game);
-    req.set_ranked(ranked);
-    req.set_turn_time_limit_seconds(limit_s);
-    for (const TestPlayer* p : {&a, &b}) {
-      v1::Seat* s = req.add_seats();
-      s->set_kind(v1::Seat::PLAYER);
-      s->set_player(p->name);
-    }
-    v1::Match m;
-    auto ctx = Ctx(a.token);
-    grpc::Status s = matches_->CreateMatch(ctx.get(), req, &m);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return m;
-  }
   v1::Match GetAs(const TestPlayer& p, const std::string& match) {
     v1::GetMatchRequest req;
     req.set_name(match);
@@ -75,7 +57,7 @@ class LifecycleTest : public ServiceTest {
   grpc::Status Resign(const TestPlayer& p, const std::string& match,
                       v1::Match* out) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     auto ctx = Ctx(p.token);
     return matches_->Resign(ctx.get(), req, out);
   }
@@ -86,14 +68,7 @@ class LifecycleTest : public ServiceTest {
 
 TEST_F(LifecycleTest, InviteCodeFillsTheOpenSeatAndStartsTheMatch) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B"), c = NewPlayer("C");
-  v1::CreateMatchRequest req;
-  req.set_game(v1::KALAH);
-  req.add_seats()->set_kind(v1::Seat::PLAYER);
-  req.mutable_seats(0)->set_player(a.name);
-  req.add_seats()->set_kind(v1::Seat::OPEN);
-  v1::Match m;
-  auto ctx = Ctx(a.token);
-  ASSERT_TRUE(matches_->CreateMatch(ctx.get(), req, &m).ok());
+  v1::Match m = WithOpenSeat(a);
   EXPECT_EQ(m.state(), v1::Match::WAITING);
   EXPECT_EQ(m.invite_code().size(), 8u);
   EXPECT_EQ(m.to_move(), -1);
@@ -146,14 +121,7 @@ TEST_F(LifecycleTest, NobodyHoldsTwoSeatsInARankedMatch) {
 
 TEST_F(LifecycleTest, OnlyTheCreatorCancelsAndOnlyBeforeTheStart) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
-  v1::CreateMatchRequest req;
-  req.set_game(v1::OWARE);
-  req.add_seats()->set_kind(v1::Seat::PLAYER);
-  req.mutable_seats(0)->set_player(a.name);
-  req.add_seats()->set_kind(v1::Seat::OPEN);
-  v1::Match m;
-  auto c1 = Ctx(a.token);
-  ASSERT_TRUE(matches_->CreateMatch(c1.get(), req, &m).ok());
+  v1::Match m = WithOpenSeat(a, v1::OWARE);
   v1::CancelMatchRequest cancel;
   cancel.set_name(m.name());
   v1::Match out;
@@ -350,7 +318,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto ctx = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(ctx.get(), req, &m).ok());
   v1::RematchRequest again;
-  again.set_match(m.name());
+  again.set_name(m.name());
   v1::Match r;
   auto c0 = Ctx(b.token);
   EXPECT_EQ(matches_->Rematch(c0.get(), again, &r).error_code(),
@@ -378,7 +346,7 @@ TEST_F(LifecycleTest, RematchKeepsSeatsAndOptionsAndRotatesTheFirstSeat) {
   auto c3 = Ctx(a.token);
   ASSERT_TRUE(matches_->CreateMatch(c3.get(), req, &m).ok());
   ASSERT_TRUE(Resign(a, m.name(), &m).ok());
-  again.set_match(m.name());
+  again.set_name(m.name());
   auto c4 = Ctx(a.token);
   ASSERT_TRUE(matches_->Rematch(c4.get(), again, &r).ok());
   EXPECT_EQ(r.first_seat(), 0);
@@ -425,7 +393,7 @@ TEST_F(LifecycleTest, ARepeatedRequestGetsTheFirstAnswerAndAStalePlyIsAborted) {
   TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
   v1::Match m = TwoPlayers(a, b);
   v1::SubmitMoveRequest req;
-  req.set_match(m.name());
+  req.set_name(m.name());
   req.set_pit(2);
   req.set_expected_ply(0);
   req.set_request_id("tap-1");

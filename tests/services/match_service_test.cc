@@ -70,7 +70,23 @@ TEST_F(MatchTest, KalahMoveIsAppliedRecordedAndAnimated) {
   ASSERT_EQ(moves.moves_size(), 1);
   EXPECT_EQ(moves.moves(0).pit(), 2);
   EXPECT_EQ(moves.moves(0).events_size(), resp.move().events_size());
-  EXPECT_EQ(moves.next_page_token(), "2");
+  // The match goes on, so there is a token; it leads past the one move,
+  // and a token ListMoves did not hand out is refused.
+  ASSERT_FALSE(moves.next_page_token().empty());
+  list.set_page_token(moves.next_page_token());
+  v1::ListMovesResponse later;
+  auto ctx2 = Ctx();
+  ASSERT_TRUE(matches_->ListMoves(ctx2.get(), list, &later).ok());
+  EXPECT_EQ(later.moves_size(), 0);
+  EXPECT_EQ(later.next_page_token(), moves.next_page_token());
+  for (const std::string& bad :
+       {std::string("2"), std::string("bm90IGEgdG9rZW4=")}) {
+    list.set_page_token(bad);
+    auto ctx3 = Ctx();
+    grpc::Status s = matches_->ListMoves(ctx3.get(), list, &later);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(ErrorReason(s), "INVALID_PAGE_TOKEN") << bad;
+  }
 }
 
 TEST_F(MatchTest, CpuRepliesAndAWholeKalahMatchEnds) {
@@ -106,7 +122,7 @@ TEST_F(MatchTest, MissingMalformedOrUnknownTokenIsUnauthenticated) {
   v1::Match m;
   ASSERT_TRUE(NewMatchVsCpu(me, v1::KALAH, &m).ok());
   v1::SubmitMoveRequest req;
-  req.set_match(m.name());
+  req.set_name(m.name());
   req.set_pit(0);
   v1::SubmitMoveResponse resp;
   auto none = Ctx();
@@ -241,7 +257,7 @@ TEST_F(MatchTest, ResignLosesAndAFinishedMatchTakesNoMoves) {
   v1::Match m;
   ASSERT_TRUE(NewMatchVsCpu(me, v1::OWARE, &m).ok());
   v1::ResignRequest req;
-  req.set_match(m.name());
+  req.set_name(m.name());
   v1::Match after;
   auto ctx = Ctx(me.token);
   ASSERT_TRUE(matches_->Resign(ctx.get(), req, &after).ok());

@@ -78,7 +78,7 @@ class MatchmakingTest : public ServiceTest {
     ASSERT_TRUE(Move(w, m.name(), 0, &resp).ok());
     ASSERT_TRUE(Move(l, m.name(), 0, &resp).ok());
     v1::ResignRequest r;
-    r.set_match(m.name());
+    r.set_name(m.name());
     auto rc = Ctx(l.token);
     ASSERT_TRUE(matches_->Resign(rc.get(), r, &m).ok());
   }
@@ -124,6 +124,34 @@ TEST_F(MatchmakingTest, OnlyTheSameOptionsAreMatched) {
   (*four.mutable_options())["seeds"] = "4";
   FindClient fc(matchmaking_.get(), c, four);
   EXPECT_EQ(fa.WaitFound(), fc.WaitFound());
+}
+
+// FindMatch checks its shape where CreateMatch does (match_shape.h):
+// rotate_first_player is a match setting for every game, part of the queue.
+TEST_F(MatchmakingTest, RotateFirstPlayerIsPartOfTheQueueShape) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B"), c = NewPlayer("C");
+  v1::FindMatchRequest keep = Kalah();
+  (*keep.mutable_options())["rotate_first_player"] = "off";
+  FindClient fa(matchmaking_.get(), a, keep);
+  FindClient fb(matchmaking_.get(), b, Kalah());
+  WaitSearching(2);
+  server_->Tick();
+  EXPECT_EQ(Searching(), 2);
+  FindClient fc(matchmaking_.get(), c, keep);
+  const std::string found = fa.WaitFound();
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(fc.WaitFound(), found);
+  v1::Match m = Get(found);
+  EXPECT_FALSE(m.rotate_first_player());
+  EXPECT_EQ(m.options().at("rotate_first_player"), "off");
+  // A value that is not on/off is refused, as in CreateMatch.
+  TestPlayer d = NewPlayer("D");
+  v1::FindMatchRequest bad = Kalah();
+  (*bad.mutable_options())["rotate_first_player"] = "sometimes";
+  FindClient fd(matchmaking_.get(), d, bad);
+  ASSERT_TRUE(fd.WaitDone());
+  EXPECT_EQ(fd.status().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(ErrorReason(fd.status()), "INVALID_OPTION");
 }
 
 TEST_F(MatchmakingTest, RankedWindowWidensWithTheWait) {

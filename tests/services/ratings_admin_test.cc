@@ -5,6 +5,10 @@
 
 #include <google/protobuf/util/time_util.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <latch>
 #include <map>
 #include <random>
 #include <set>
@@ -56,7 +60,7 @@ class RatingsTest : public ServiceTest {
   }
   v1::Match ResignOk(const TestPlayer& p, const std::string& match) {
     v1::ResignRequest req;
-    req.set_match(match);
+    req.set_name(match);
     v1::Match out;
     auto ctx = Ctx(p.token);
     grpc::Status s = matches_->Resign(ctx.get(), req, &out);
@@ -276,6 +280,69 @@ TEST_F(RatingsTest, VoidingAMatchRecomputesTheRatingsWithoutIt) {
   EXPECT_EQ(log.entries(0).target(), first.name());
   EXPECT_EQ(log.entries(0).reason(), "A used an engine");
   EXPECT_EQ(log.entries(0).time().seconds(), clock_.NowMs() / 1000);
+}
+
+// Lock order (services/live_matches.h): a match-ending move takes its
+// match lock, then the ratings lock; VoidMatch takes the same two in the
+// same order. Run both at once, many times: neither may wait on the other
+// forever, and no rating update may be lost (VoidMatch rewrites every
+// rating of the game from the history).
+TEST_F(RatingsTest, VoidAndAMatchEndingAtOnceNeitherDeadlockNorLoseAnUpdate) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B"), c = NewPlayer("C"),
+             d = NewPlayer("D");
+  constexpr int kRounds = 20;
+  for (int round = 0; round < kRounds; ++round) {
+    v1::Match voided = Beat(c, d);
+    v1::Match live = Create({&a, &b}, v1::KALAH, true);
+    MoveOk(a, live.name(), 0);
+    MoveOk(b, live.name(), 0);
+    std::latch start(2);
+    auto void_call = std::async(std::launch::async, [&] {
+      v1::VoidMatchRequest req;
+      req.set_name(voided.name());
+      req.set_reason("round " + std::to_string(round));
+      v1::VoidMatchResponse resp;
+      auto ctx = AdminCtx();
+      start.arrive_and_wait();
+      return admin_->VoidMatch(ctx.get(), req, &resp);
+    });
+    auto end_call = std::async(std::launch::async, [&] {
+      v1::ResignRequest req;
+      req.set_name(live.name());
+      v1::Match out;
+      auto ctx = Ctx(a.token);
+      start.arrive_and_wait();
+      return matches_->Resign(ctx.get(), req, &out);
+    });
+    // Each call has a 10 s deadline of its own; a deadlock would also stop
+    // the server from shutting down, so it ends the test binary at once.
+    const auto deadline = std::chrono::seconds(30);
+    if (void_call.wait_for(deadline) != std::future_status::ready ||
+        end_call.wait_for(deadline) != std::future_status::ready) {
+      std::fprintf(stderr, "round %d: VoidMatch and Resign deadlocked\n",
+                   round);
+      std::_Exit(1);
+    }
+    const grpc::Status void_status = void_call.get();
+    const grpc::Status end_status = end_call.get();
+    if (void_status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+        end_status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      std::fprintf(stderr, "round %d: a call hung (lock order?)\n", round);
+      std::_Exit(1);
+    }
+    ASSERT_TRUE(void_status.ok())
+        << round << ": " << void_status.error_message();
+    ASSERT_TRUE(end_status.ok()) << round << ": " << end_status.error_message();
+  }
+  // Every A-B match counts, every C-D match was voided.
+  EXPECT_EQ(GetRating(a, "kalah").games_played(), kRounds);
+  EXPECT_EQ(GetRating(b, "kalah").games_played(), kRounds);
+  EXPECT_LT(GetRating(a, "kalah").rating(), 1500);
+  EXPECT_GT(GetRating(b, "kalah").rating(), 1500);
+  for (const TestPlayer* p : {&c, &d}) {
+    EXPECT_EQ(GetRating(*p, "kalah").games_played(), 0);
+    EXPECT_EQ(GetRating(*p, "kalah").rating(), 1500);
+  }
 }
 
 TEST_F(RatingsTest, MatchHistoryAndVerifyShowTheWholeRecord) {

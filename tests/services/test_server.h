@@ -129,10 +129,44 @@ class ServiceTest : public ::testing::Test {
     return matches_->CreateMatch(ctx.get(), req, out);
   }
 
+  // A match of `a` (seat 0) and `b`, created by `a`.
+  v1::Match TwoPlayers(const TestPlayer& a, const TestPlayer& b,
+                       int limit_s = 0, bool ranked = false,
+                       v1::Game game = v1::KALAH) {
+    v1::CreateMatchRequest req;
+    req.set_game(game);
+    req.set_ranked(ranked);
+    req.set_turn_time_limit_seconds(limit_s);
+    for (const TestPlayer* p : {&a, &b}) {
+      v1::Seat* s = req.add_seats();
+      s->set_kind(v1::Seat::PLAYER);
+      s->set_player(p->name);
+    }
+    v1::Match m;
+    auto ctx = Ctx(a.token);
+    grpc::Status s = matches_->CreateMatch(ctx.get(), req, &m);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return m;
+  }
+
+  // A WAITING match of `creator` (seat 0) with one OPEN seat.
+  v1::Match WithOpenSeat(const TestPlayer& creator, v1::Game game = v1::KALAH) {
+    v1::CreateMatchRequest req;
+    req.set_game(game);
+    req.add_seats()->set_kind(v1::Seat::PLAYER);
+    req.mutable_seats(0)->set_player(creator.name);
+    req.add_seats()->set_kind(v1::Seat::OPEN);
+    v1::Match m;
+    auto ctx = Ctx(creator.token);
+    grpc::Status s = matches_->CreateMatch(ctx.get(), req, &m);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return m;
+  }
+
   grpc::Status Move(const TestPlayer& p, const std::string& match, int pit,
                     v1::SubmitMoveResponse* out) {
     v1::SubmitMoveRequest req;
-    req.set_match(match);
+    req.set_name(match);
     req.set_pit(pit);
     auto ctx = Ctx(p.token);
     return matches_->SubmitMove(ctx.get(), req, out);
