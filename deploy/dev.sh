@@ -25,6 +25,9 @@ PACKAGES=(
 # postgresql: the server the PostgreSQL variants of the tests run on.
 TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio python3-protobuf
   postgresql postgresql-client)
+# The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
+# clang with libFuzzer for build-asan, gcc for build-tsan.
+SANITIZER_PACKAGES=(clang libfuzzer-14-dev)
 
 install_missing() {
   local missing=()
@@ -65,6 +68,41 @@ start_pg() {
   export MANCALA_TEST_PG_DSN
 }
 
+# build-asan: clang, AddressSanitizer + UndefinedBehaviorSanitizer, with the
+# libFuzzer targets; runs every test but the slow CPU strength series (and
+# the benchmarks, which are not tests). build-tsan: ThreadSanitizer, the
+# service tests. What each skips and why: README "Sanitizers and fuzzing".
+sanitizer_suites() {
+  local rc=0 t0=$SECONDS
+  echo "=== AddressSanitizer + UndefinedBehaviorSanitizer build, fuzzing ==="
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ -DMANCALA_SANITIZE=address,undefined \
+    -DMANCALA_FUZZ=ON >/dev/null
+  cmake --build build-asan -j "$(nproc)"
+  (cd build-asan &&
+    ctest --output-on-failure --timeout 900 -j "$(nproc)" -LE slow) ||
+    rc=1
+  echo "=== ThreadSanitizer build: service tests ==="
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMANCALA_SANITIZE=thread >/dev/null
+  cmake --build build-tsan -j "$(nproc)" --target services_test
+  # Not yet fatal: Debian's abseil is not built with ThreadSanitizer, so
+  # the absl::Mutex locks the services use are invisible to it and every
+  # access they guard is reported (README "Sanitizers and fuzzing"). The
+  # tests themselves must pass; the report count is printed.
+  local log=build-tsan/tsan-reports.txt
+  (cd build-tsan &&
+    TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp halt_on_error=0 exitcode=0 log_path=$PWD/tsan" \
+      ctest --output-on-failure --timeout 900 -j "$(nproc)" -L service) ||
+    rc=1
+  cat build-tsan/tsan.* >"$log" 2>/dev/null || true
+  echo "ThreadSanitizer: $(grep -c '^WARNING: ThreadSanitizer' "$log") reports" \
+    "(not fatal until abseil's locks are visible to it; $log)"
+  rm -f build-tsan/tsan.[0-9]*
+  echo "Sanitizer builds and suites took $((SECONDS - t0)) s (rc $rc)"
+  return $rc
+}
+
 case "${1:-}" in
   serve)
     install_missing "${PACKAGES[@]}"
@@ -82,8 +120,17 @@ case "${1:-}" in
       ./build/services/mancalad --listen 127.0.0.1:50051 --storage postgres
     ;;
   test)
-    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}" \
+      "${SANITIZER_PACKAGES[@]}"
     build
+    # Every test runs on SQLite; the storage contract, service and e2e
+    # tests run again on PostgreSQL (ctest names starting "postgres.").
+    # Under CI=true a PostgreSQL test without its server fails, never skips.
+    start_pg
+    # Sanitizer suites first, so the main run's ctest summary stays the
+    # last lines printed (CI reads them); their failure fails the run.
+    sanitized=0
+    sanitizer_suites || sanitized=$?
     # The golden data the suite checks, counted from the files themselves
     # (tests fail if these differ from what they register and replay).
     find tests/data -name "*.json" ! -name ratings.json | sort |
@@ -92,16 +139,13 @@ case "${1:-}" in
     ./build/tests/ratings/ratings_test \
       --gtest_filter=ConformanceFile.EveryVectorIsARegisteredTest |
       grep 'registered tests'
-    # Every test runs on SQLite; the storage contract, service and e2e
-    # tests run again on PostgreSQL (ctest names starting "postgres.").
-    # Under CI=true a PostgreSQL test without its server fails, never skips.
-    start_pg
+    echo "=== Main build: every test ==="
     cd build
     # Not exec: the trap stops the cluster afterwards, quietly, so ctest's
     # summary stays the last lines of output.
     rc=0
     ctest --output-on-failure --timeout 900 -j "$(nproc)" || rc=$?
-    exit $rc
+    ((rc == 0 && sanitized == 0)) || exit 1
     ;;
   *)
     echo "usage: $0 serve|pg|test" >&2

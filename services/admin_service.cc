@@ -3,6 +3,9 @@
 #include <google/protobuf/util/time_util.h>
 #include <openssl/crypto.h>
 
+#include <optional>
+#include <tuple>
+
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
@@ -16,8 +19,18 @@ namespace {
 
 using google::protobuf::util::TimeUtil;
 
-int64_t Ms(const google::protobuf::Timestamp& t) {
-  return TimeUtil::TimestampToMilliseconds(t);
+// `field` in milliseconds since the epoch; INVALID_ARGUMENT outside the
+// range google.protobuf.Timestamp allows (years 1-9999, nanos 0-999999999).
+grpc::Status Ms(const google::protobuf::Timestamp& t, const char* field,
+                std::optional<int64_t>* ms) {
+  if (t.seconds() < TimeUtil::kTimestampMinSeconds ||
+      t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
+      t.nanos() > 999'999'999) {
+    return Invalid(std::string(field) +
+                   " must be a valid timestamp (years 1 to 9999)");
+  }
+  *ms = TimeUtil::TimestampToMilliseconds(t);
+  return grpc::Status::OK;
 }
 
 }  // namespace
@@ -31,7 +44,7 @@ grpc::Status AdminServiceImpl::CheckAdmin(
   if (admin_token_.empty()) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "ADMIN_DISABLED",
                  "the admin API is disabled (start mancalad with "
-                 "--admin-token)");
+                 "--admin-token-file or MANCALAD_ADMIN_TOKEN)");
   }
   if (token.size() == admin_token_.size() &&
       CRYPTO_memcmp(token.data(), admin_token_.data(), token.size()) == 0) {
@@ -79,13 +92,19 @@ grpc::Status AdminServiceImpl::ListMatches(
     default:
       return Invalid("ranking must be RANKED, CASUAL or unspecified (both)");
   }
-  if (request->has_create_time_from())
-    f.created_from_ms = Ms(request->create_time_from());
-  if (request->has_create_time_to())
-    f.created_to_ms = Ms(request->create_time_to());
-  if (request->has_end_time_from())
-    f.ended_from_ms = Ms(request->end_time_from());
-  if (request->has_end_time_to()) f.ended_to_ms = Ms(request->end_time_to());
+  for (auto [has, time, field, ms] :
+       {std::tuple{request->has_create_time_from(),
+                   &request->create_time_from(), "create_time_from",
+                   &f.created_from_ms},
+        std::tuple{request->has_create_time_to(), &request->create_time_to(),
+                   "create_time_to", &f.created_to_ms},
+        std::tuple{request->has_end_time_from(), &request->end_time_from(),
+                   "end_time_from", &f.ended_from_ms},
+        std::tuple{request->has_end_time_to(), &request->end_time_to(),
+                   "end_time_to", &f.ended_to_ms}}) {
+    if (!has) continue;
+    if (grpc::Status s = Ms(*time, field, ms); !s.ok()) return s;
+  }
   int size = 0;
   if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
       !s.ok()) {

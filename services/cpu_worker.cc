@@ -10,31 +10,63 @@
 namespace mancala::services {
 
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
-                     std::array<int, 4> budget_ms, Metrics* metrics)
-    : matches_(matches), budget_ms_(budget_ms), metrics_(metrics) {
+                     std::array<int, 4> budget_ms,
+                     std::function<std::string(const CpuTurn&)> client_of,
+                     Metrics* metrics)
+    : matches_(matches),
+      budget_ms_(budget_ms),
+      client_of_(std::move(client_of)),
+      metrics_(metrics) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
-CpuWorker::~CpuWorker() {
+CpuWorker::~CpuWorker() { Stop(); }
+
+void CpuWorker::Stop() {
   {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
+    queues_.clear();
+    clients_.clear();
   }
   cv_.SignalAll();
-  for (std::thread& t : threads_) t.join();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 void CpuWorker::Enqueue(CpuTurn turn) {
+  std::string client = client_of_ ? client_of_(turn) : "";
   {
     absl::MutexLock lock(&mu_);
-    queue_.push_back(std::move(turn));
+    if (stopping_) return;
+    std::deque<CpuTurn>& q = queues_[client];
+    if (q.empty()) clients_.push_back(client);
+    q.push_back(std::move(turn));
   }
   cv_.Signal();
 }
 
 int CpuWorker::queued() {
   absl::MutexLock lock(&mu_);
-  return static_cast<int>(queue_.size());
+  int n = 0;
+  for (const auto& [client, turns] : queues_)
+    n += static_cast<int>(turns.size());
+  return n;
+}
+
+CpuTurn CpuWorker::Next() {
+  const std::string client = std::move(clients_.front());
+  clients_.pop_front();
+  auto it = queues_.find(client);
+  CpuTurn turn = std::move(it->second.front());
+  it->second.pop_front();
+  if (it->second.empty()) {
+    queues_.erase(it);
+  } else {
+    clients_.push_back(client);  // Its next turn waits for the others.
+  }
+  return turn;
 }
 
 void CpuWorker::Run() {
@@ -42,10 +74,9 @@ void CpuWorker::Run() {
     std::optional<CpuTurn> turn;
     {
       absl::MutexLock lock(&mu_);
-      while (!stopping_ && queue_.empty()) cv_.Wait(&mu_);
+      while (!stopping_ && clients_.empty()) cv_.Wait(&mu_);
       if (stopping_) return;
-      turn = std::move(queue_.front());
-      queue_.pop_front();
+      turn = Next();
     }
     engine::CpuOptions options;
     options.level = turn->level;

@@ -48,6 +48,11 @@ grpc::Status FromStorage(const absl::Status& status) {
                "storage failed: " + std::string(status.message()));
 }
 
+grpc::Status ShuttingDown(const std::string& retry) {
+  return Error(grpc::StatusCode::UNAVAILABLE, "SHUTTING_DOWN",
+               "server shutting down; " + retry);
+}
+
 std::string ErrorReason(const grpc::Status& status) {
   google::rpc::Status details;
   if (status.error_details().empty() ||

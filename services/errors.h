@@ -45,6 +45,11 @@ grpc::Status BadStoredData(const std::string& message);
 // the complete list.
 grpc::Status FromStorage(const absl::Status& status);
 
+// UNAVAILABLE (reason SHUTTING_DOWN) "server shutting down; <retry>": a
+// stream ended or refused because the server stops; the client may
+// reconnect to the next server and `retry`.
+grpc::Status ShuttingDown(const std::string& retry);
+
 // The ErrorInfo reason of `status`, or "" if it has none (for tests and
 // clients).
 std::string ErrorReason(const grpc::Status& status);

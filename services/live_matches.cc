@@ -66,6 +66,7 @@ LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
 LiveMatches::~LiveMatches() { CloseWatchers(); }
 
 void LiveMatches::CloseWatchers() {
+  closed_ = true;  // Before the snapshot: a later Watch() sees it.
   std::vector<LivePtr> all;
   {
     absl::MutexLock lock(&mu_);
@@ -79,8 +80,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                               "server shutting down; watch again"));
+      sink->Close(ShuttingDown("watch again"));
     }
   }
 }
@@ -422,6 +422,12 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
+  if (closed_) return ShuttingDown("watch again");
+  if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
+    return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
+                 "this match has " + std::to_string(options_.max_watchers) +
+                     " watchers already; try again later");
+  }
   const int64_t ply = live->record.ply;
   if (after_ply > ply) return PlyAhead(after_ply, ply);
   // The order WatchMatchRequest.after_ply documents: the moves the client
@@ -455,6 +461,13 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   live->WatchersChanged();
   if (!live->fanout) live->fanout = fanout_.NewStrand();
   return grpc::Status::OK;
+}
+
+int LiveMatches::WatcherCount(const std::string& id) {
+  LivePtr live;
+  if (!Find(id, &live).ok()) return 0;
+  absl::MutexLock lock(&live->mu);
+  return static_cast<int>(live->watchers.size());
 }
 
 void LiveMatches::Unwatch(const std::string& id,

@@ -58,6 +58,7 @@ struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
   int standin_level = 2;      // CPU level that plays for absent players.
   int fanout_threads = 2;     // Threads that feed watch streams.
+  int max_watchers = 64;      // Watch streams per match.
 };
 
 // A match to create, its shape checked (match_shape.h) by the caller.
@@ -129,10 +130,14 @@ class LiveMatches {
   // ends (WatchMatchRequest.after_ply). OUT_OF_RANGE (PLY_AHEAD) when
   // after_ply is past the match's ply. Seats of `viewer_id` stay present
   // while the sink is registered.
+  // RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) past max_watchers; UNAVAILABLE
+  // (SHUTTING_DOWN) once CloseWatchers() was called.
   grpc::Status Watch(const std::string& id, const std::string& viewer_id,
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).
   void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
+  // Watchers registered on match `id` (0 if unknown).
+  int WatcherCount(const std::string& id);
 
   // Admin: marks a finished rated match void and recomputes its game's
   // ratings from the stored history without it, with an audit entry.
@@ -144,7 +149,8 @@ class LiveMatches {
   // result with the stored one.
   grpc::Status Verify(const std::string& id, v1::VerifyMatchResponse* out);
 
-  // Ends every watch stream (UNAVAILABLE: watch again), for shutdown.
+  // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
+  // Watch() from then on answers UNAVAILABLE too.
   void CloseWatchers();
 
   // For the metrics endpoint: matches in memory by state ("waiting",
@@ -245,6 +251,7 @@ class LiveMatches {
   // at shutdown still reach their streams.
   StrandPool fanout_;
   std::function<void(CpuTurn)> on_cpu_turn_;
+  std::atomic<bool> closed_{false};  // CloseWatchers() was called.
 
   // Lock order (never take them the other way round):
   //   1. a match's Live::mu, at most one at a time;

@@ -8,7 +8,9 @@
 #include <iostream>
 #include <thread>
 
+#include "services/admin_token.h"
 #include "services/build_info.h"
+#include "services/log_limit.h"
 #include "services/logging.h"
 #include "services/server.h"
 #include "storage/open_store.h"
@@ -107,10 +109,42 @@ int main(int argc, char** argv) {
                  "changes)")
       ->check(CLI::Range(0.25, 3600.0))
       ->capture_default_str();
-  app.add_option("--admin-token", options.admin_token,
-                 "token that opens AdminService (or set MANCALAD_ADMIN_TOKEN); "
-                 "without one the admin API is off")
-      ->envname("MANCALAD_ADMIN_TOKEN");
+  std::string admin_token_flag, admin_token_file;
+  app.add_option("--admin-token-file", admin_token_file,
+                 "file whose first line is the token that opens AdminService "
+                 "(keep it mode 0600); or set MANCALAD_ADMIN_TOKEN; without "
+                 "either the admin API is off");
+  app.add_option("--admin-token", admin_token_flag,
+                 "deprecated: the token shows in the process list; use "
+                 "--admin-token-file or MANCALAD_ADMIN_TOKEN");
+  int keepalive_s = static_cast<int>(options.keepalive.count() / 1000);
+  app.add_option("--max-message-bytes", options.max_message_bytes,
+                 "largest request accepted (bytes)")
+      ->check(CLI::Range(1024, 16 << 20))
+      ->capture_default_str();
+  app.add_option("--max-streams-per-connection",
+                 options.max_streams_per_connection,
+                 "concurrent calls per client connection (more wait)")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--keepalive-seconds", keepalive_s,
+                 "ping idle connections this often; one that does not "
+                 "answer within 20 s is dropped with its streams")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  app.add_option("--max-watchers-per-match", options.max_watchers_per_match,
+                 "watch streams per match (more: RESOURCE_EXHAUSTED)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--create-burst", options.create_burst,
+                 "players and matches one client address may create at once "
+                 "(0 = no limit)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  app.add_option("--create-per-minute", options.create_per_minute,
+                 "how fast that allowance refills, per minute")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
   app.add_option("--metrics-listen", options.metrics_address,
                  "host:port serving Prometheus metrics at /metrics (port 0 "
                  "picks a free port); off when not given");
@@ -145,6 +179,15 @@ int main(int argc, char** argv) {
     std::cerr << s.message() << "\n";
     return 2;
   }
+  options.keepalive = std::chrono::seconds(keepalive_s);
+  auto token = mancala::services::AdminToken(
+      admin_token_file, std::getenv("MANCALAD_ADMIN_TOKEN"), admin_token_flag);
+  if (!token.ok()) {
+    spdlog::error("cannot start: {}", std::string(token.status().message()));
+    return 1;
+  }
+  options.admin_token = *token;
+  mancala::services::LimitProtobufLog();  // Bad requests cannot flood it.
   if (storage == "postgres") {
     const char* url = std::getenv("MANCALAD_DATABASE_URL");
     if (url == nullptr || *url == '\0') {
@@ -191,7 +234,8 @@ int main(int argc, char** argv) {
     spdlog::info("signal {}: shutting down", sig);
     (*server)->Shutdown();
   });
-  (*server)->Wait();
-  waiter.detach();
+  (*server)->Wait();  // Returns once Shutdown() has finished.
+  waiter.join();
+  spdlog::info("mancalad stopped cleanly");
   return 0;
 }

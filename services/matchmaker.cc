@@ -61,6 +61,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   std::vector<Formed> formed;
   {
     absl::MutexLock lock(&mu_);
+    if (closed_) return ShuttingDown("search again");
     if (queue_of_.count(player_id) > 0) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
                    "you are already searching for a match; cancel that "
@@ -155,6 +156,7 @@ void Matchmaker::CloseAll() {
   std::vector<std::shared_ptr<FindSink>> sinks;
   {
     absl::MutexLock lock(&mu_);
+    closed_ = true;
     for (auto& [key, q] : queues_) {
       for (Entry& e : q.entries) sinks.push_back(e.sink);
       q.entries.clear();
@@ -162,8 +164,7 @@ void Matchmaker::CloseAll() {
     queue_of_.clear();
   }
   for (auto& sink : sinks) {
-    sink->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             "server shutting down; search again"));
+    sink->Close(ShuttingDown("search again"));
   }
 }
 

@@ -70,7 +70,8 @@ class Matchmaker {
   void Stats(v1::Game game, v1::QueueStats* out);
   // Forms the matches that are due and sends the updates that are due.
   void Tick();
-  // Ends every search (UNAVAILABLE: search again), for shutdown.
+  // Ends every search (UNAVAILABLE: search again), for shutdown; an
+  // Enqueue() from then on answers UNAVAILABLE too.
   void CloseAll();
 
  private:
@@ -114,6 +115,7 @@ class Matchmaker {
   std::map<std::string, Queue> queues_ ABSL_GUARDED_BY(mu_);  // By key.
   // Player id -> queue key.
   std::map<std::string, std::string> queue_of_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;  // CloseAll() was called.
 };
 
 }  // namespace mancala::services

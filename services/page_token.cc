@@ -1,10 +1,11 @@
 #include "services/page_token.h"
 
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 
 #include <algorithm>
 #include <charconv>
-#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "services/errors.h"
 
@@ -41,28 +42,71 @@ std::optional<std::string> FromBase64Url(std::string text) {
   return out;
 }
 
+// Token layout before base64url (version 2): the version byte, then each
+// of kind, SHA-256(scope) and the fields as a 2-byte big-endian length and
+// its bytes, the fields preceded by their count (1 byte). Bytes, never text:
+// any field value round-trips, and nothing in the token needs escaping.
+constexpr unsigned char kVersion = 2;
+constexpr size_t kMaxRaw = 3000;  // Fits the 4096-character text limit.
+
+void Put(std::string& out, std::string_view bytes) {
+  out.push_back(static_cast<char>(bytes.size() >> 8));
+  out.push_back(static_cast<char>(bytes.size() & 0xff));
+  out.append(bytes);
+}
+
+// Reads what Put() wrote; false past the end.
+bool Take(std::string_view& in, std::string* out) {
+  if (in.size() < 2) return false;
+  const size_t n = (static_cast<unsigned char>(in[0]) << 8) |
+                   static_cast<unsigned char>(in[1]);
+  if (in.size() - 2 < n) return false;
+  out->assign(in.substr(2, n));
+  in.remove_prefix(2 + n);
+  return true;
+}
+
+std::string ScopeDigest(const std::string& scope) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(scope.data()), scope.size(),
+         digest);
+  return std::string(reinterpret_cast<char*>(digest), sizeof digest);
+}
+
 }  // namespace
 
 std::string EncodePageToken(const std::string& kind, const std::string& scope,
                             const std::vector<std::string>& fields) {
-  nlohmann::json j = {{"v", 1}, {"k", kind}, {"s", scope}, {"f", fields}};
-  return Base64Url(j.dump());
+  std::string raw(1, static_cast<char>(kVersion));
+  Put(raw, kind);
+  Put(raw, ScopeDigest(scope));
+  raw.push_back(static_cast<char>(fields.size()));
+  for (const std::string& f : fields) Put(raw, f);
+  return Base64Url(raw);
 }
 
 std::optional<std::vector<std::string>> DecodePageToken(
     const std::string& token, const std::string& kind,
     const std::string& scope) {
   std::optional<std::string> raw = FromBase64Url(token);
-  if (!raw.has_value()) return std::nullopt;
-  try {
-    nlohmann::json j = nlohmann::json::parse(*raw);
-    if (j.at("v") != 1 || j.at("k") != kind || j.at("s") != scope) {
-      return std::nullopt;
-    }
-    return j.at("f").get<std::vector<std::string>>();
-  } catch (const nlohmann::json::exception&) {
+  if (!raw.has_value() || raw->empty() || raw->size() > kMaxRaw ||
+      static_cast<unsigned char>((*raw)[0]) != kVersion) {
     return std::nullopt;
   }
+  std::string_view in(*raw);
+  in.remove_prefix(1);
+  std::string got_kind, got_scope;
+  if (!Take(in, &got_kind) || got_kind != kind || !Take(in, &got_scope) ||
+      got_scope != ScopeDigest(scope) || in.empty()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> fields(static_cast<unsigned char>(in[0]));
+  in.remove_prefix(1);
+  for (std::string& f : fields) {
+    if (!Take(in, &f)) return std::nullopt;
+  }
+  if (!in.empty()) return std::nullopt;  // Trailing bytes: not ours.
+  return fields;
 }
 
 grpc::Status ReadPageToken(const std::string& token, const std::string& kind,

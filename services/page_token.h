@@ -1,6 +1,9 @@
-// Opaque page tokens: a few fields, base64url-encoded with a version tag,
+// Opaque page tokens: a few fields in a small binary struct with a version
+// tag, the listing's kind and a digest of its scope, base64url-encoded once,
 // so clients cannot depend on their contents and a token from another
-// listing (or a tampered one) is refused with INVALID_ARGUMENT.
+// listing (or a tampered one) is refused with INVALID_ARGUMENT. Any bytes
+// are valid field values and scopes (a serialized request, say).
+// Thread-safety: pure functions.
 
 #ifndef MANCALA_SERVICES_PAGE_TOKEN_H_
 #define MANCALA_SERVICES_PAGE_TOKEN_H_
@@ -15,12 +18,13 @@
 namespace mancala::services {
 
 // `kind` names the listing (e.g. "matches"); `scope` binds the token to the
-// request's filters.
+// request's filters. At most 255 fields; kind and each field at most 1000
+// bytes (a token longer than 4096 characters is refused when decoded).
 std::string EncodePageToken(const std::string& kind, const std::string& scope,
                             const std::vector<std::string>& fields);
 
 // The fields, or nullopt if `token` was not made by EncodePageToken for
-// this kind and scope.
+// this kind and scope. Never throws, for any bytes.
 std::optional<std::vector<std::string>> DecodePageToken(
     const std::string& token, const std::string& kind,
     const std::string& scope);

@@ -14,6 +14,7 @@
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/cpu_worker.h"
+#include "services/guarded_services.h"
 #include "services/live_matches.h"
 #include "services/match_service.h"
 #include "services/matchmaking_service.h"
@@ -21,6 +22,7 @@
 #include "services/metrics_http.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
+#include "services/resource_names.h"
 #include "services/rpc_log.h"
 #include "services/unparsed_request.h"
 #include "storage/open_store.h"
@@ -43,13 +45,21 @@ struct Server::Impl {
   std::unique_ptr<AdminServiceImpl> admin_service;
   std::unique_ptr<Matchmaker> matchmaker;
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
+  // What gRPC serves: the services above behind the one catch at the edge.
+  std::unique_ptr<PeerLimiter> creations;  // Per client address.
+  std::unique_ptr<GuardedPlayerService> guarded_players;
+  std::unique_ptr<GuardedMatchService> guarded_matches;
+  std::unique_ptr<GuardedRatingService> guarded_ratings;
+  std::unique_ptr<GuardedAdminService> guarded_admin;
+  std::unique_ptr<GuardedMatchmakingService> guarded_matchmaking;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
 
   // The ticker: checks clocks and presence every `every` until stopping.
   absl::Mutex tick_mu;
-  bool stopping ABSL_GUARDED_BY(tick_mu) = false;
+  bool stopping ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has begun.
+  bool stopped ABSL_GUARDED_BY(tick_mu) = false;   // Shutdown() has finished.
   std::thread ticker;
 
   void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
@@ -149,11 +159,17 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
   live_options.fanout_threads = options.fanout_threads;
+  live_options.max_watchers = options.max_watchers_per_match;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
-  impl->cpu =
-      std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
-                                  options.cpu_budget_ms, &impl->metrics);
+  LiveMatches* live = impl->matches.get();
+  impl->cpu = std::make_unique<CpuWorker>(
+      *impl->matches, options.cpu_threads, options.cpu_budget_ms,
+      [live](const CpuTurn& turn) {  // The match's creator.
+        v1::Match m;
+        return live->Get(turn.match_id, "", &m).ok() ? m.creator() : "";
+      },
+      &impl->metrics);
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
@@ -186,11 +202,31 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.SetResourceQuota(quota);
   builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
                            &impl->port);
-  builder.RegisterService(impl->players.get());
-  builder.RegisterService(impl->match_service.get());
-  builder.RegisterService(impl->rating_service.get());
-  builder.RegisterService(impl->admin_service.get());
-  builder.RegisterService(impl->matchmaking_service.get());
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             options.max_streams_per_connection);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                             static_cast<int>(options.keepalive.count()));
+  builder.AddChannelArgument(
+      GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+      static_cast<int>(options.keepalive_timeout.count()));
+  impl->creations = std::make_unique<PeerLimiter>(
+      *impl->clock, options.create_burst, options.create_per_minute);
+  impl->guarded_players =
+      std::make_unique<GuardedPlayerService>(*impl->players, *impl->creations);
+  impl->guarded_matches = std::make_unique<GuardedMatchService>(
+      *impl->match_service, *impl->creations);
+  impl->guarded_ratings =
+      std::make_unique<GuardedRatingService>(*impl->rating_service);
+  impl->guarded_admin =
+      std::make_unique<GuardedAdminService>(*impl->admin_service);
+  impl->guarded_matchmaking =
+      std::make_unique<GuardedMatchmakingService>(*impl->matchmaking_service);
+  builder.RegisterService(impl->guarded_players.get());
+  builder.RegisterService(impl->guarded_matches.get());
+  builder.RegisterService(impl->guarded_ratings.get());
+  builder.RegisterService(impl->guarded_admin.get());
+  builder.RegisterService(impl->guarded_matchmaking.get());
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
@@ -220,8 +256,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
 }
 
 void Server::Tick() {
+  absl::MutexLock lock(&impl_->tick_mu);
+  if (impl_->stopping) return;  // The matches may be gone.
   impl_->matches->Tick();
   impl_->matchmaker->Tick();
+}
+
+int Server::WatcherCount(const std::string& match) {
+  absl::MutexLock lock(&impl_->tick_mu);
+  if (impl_->stopping) return 0;
+  std::string id;
+  if (!MatchIdFromName(match, "match", &id).ok()) return 0;
+  return impl_->matches->WatcherCount(id);
 }
 
 int Server::port() const { return impl_->port; }
@@ -230,8 +276,13 @@ int Server::metrics_port() const {
   return impl_->metrics_http ? impl_->metrics_http->port() : 0;
 }
 
-void Server::Wait() { impl_->server->Wait(); }
+void Server::Wait() {
+  absl::MutexLock lock(&impl_->tick_mu);
+  impl_->tick_mu.Await(absl::Condition(&impl_->stopped));
+}
 
+// The order is docs/design.md "Shutdown": each step only starts once
+// nothing that could still call into what it tears down is running.
 void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
@@ -239,15 +290,41 @@ void Server::Shutdown() {
     if (impl_->stopping) return;
     impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
+  // 1. Streams end (UNAVAILABLE, SHUTTING_DOWN) and new ones are refused,
+  //    so the drain below waits only for short calls.
+  impl_->matches->CloseWatchers();
+  impl_->matchmaker->CloseAll();
+  // 2. gRPC stops accepting calls and waits for those in flight: every
+  //    move it stores is answered.
+  impl_->server->Shutdown(std::chrono::system_clock::now() +
+                          std::chrono::seconds(10));
+  impl_->server->Wait();
+  // 3. The ticker (it saw `stopping` and has ended or is ending) and the
+  //    CPU worker stop: they are the only callers left, and the ticker
+  //    announces CPU turns, so it stops first.
   if (impl_->ticker.joinable()) impl_->ticker.join();
   if (impl_->prober.joinable()) impl_->prober.join();
   impl_->metrics_http.reset();  // No scrape reads the parts below now.
-  impl_->cpu.reset();           // No CPU move starts after this.
-  // Open watch streams end first, so Shutdown does not wait for them.
-  impl_->matches->CloseWatchers();
-  impl_->matchmaker->CloseAll();
-  impl_->server->Shutdown(std::chrono::system_clock::now() +
-                          std::chrono::seconds(2));
+  impl_->cpu->Stop();
+  impl_->matches->SetCpuTurnListener(nullptr);
+  // 4. The store closes last, after everything that writes to it.
+  impl_->server.reset();
+  impl_->guarded_players.reset();
+  impl_->guarded_matches.reset();
+  impl_->guarded_ratings.reset();
+  impl_->guarded_admin.reset();
+  impl_->guarded_matchmaking.reset();
+  impl_->matchmaking_service.reset();
+  impl_->matchmaker.reset();
+  impl_->admin_service.reset();
+  impl_->rating_service.reset();
+  impl_->match_service.reset();
+  impl_->players.reset();
+  impl_->cpu.reset();
+  impl_->matches.reset();
+  impl_->store.reset();
+  absl::MutexLock lock(&impl_->tick_mu);
+  impl_->stopped = true;  // Wakes Wait().
 }
 
 }  // namespace mancala::services

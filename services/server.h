@@ -38,9 +38,10 @@ struct ServerOptions {
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
   std::chrono::milliseconds health_probe{500};
-  // Threads that play the computer's moves; 0 leaves CPU turns pending
-  // (tests of turn order only).
-  int cpu_threads = 1;
+  // Threads that play the computer's moves, round robin over clients
+  // (services/cpu_worker.h); 0 leaves CPU turns pending (tests of turn
+  // order only).
+  int cpu_threads = 2;
   // Thinking time per move for CPU levels 1-4, milliseconds.
   std::array<int, 4> cpu_budget_ms = {50, 100, 300, 1000};
   // Presence grace period: a seat whose player neither watches nor called
@@ -69,6 +70,22 @@ struct ServerOptions {
   int fanout_threads = 2;  // Threads that feed watch streams.
   // Longest time between two queue updates to a searcher.
   std::chrono::milliseconds queue_update{5'000};
+
+  // Limits against hostile or broken clients (README "Limits").
+  // Largest request accepted, bytes (RESOURCE_EXHAUSTED beyond).
+  int max_message_bytes = 64 * 1024;
+  // Concurrent calls (streams included) per client connection; more wait.
+  int max_streams_per_connection = 100;
+  // Idle connections are pinged this often; a peer that does not answer
+  // within keepalive_timeout is dropped with its streams.
+  std::chrono::milliseconds keepalive{60'000};
+  std::chrono::milliseconds keepalive_timeout{20'000};
+  // Watch streams per match; more answer RESOURCE_EXHAUSTED.
+  int max_watchers_per_match = 64;
+  // Players and matches created per client address: a bucket of `burst`
+  // refilled at `per_minute` (services/peer_limiter.h); burst 0 = no limit.
+  int create_burst = 30;
+  double create_per_minute = 30;
 };
 
 class Server {
@@ -85,10 +102,21 @@ class Server {
   // Port of the metrics endpoint; 0 without one.
   int metrics_port() const;
   // Checks deadlines and presence now (the ticker does this every
-  // ServerOptions::tick); for tests that move a ManualClock.
+  // ServerOptions::tick); for tests that move a ManualClock. Does nothing
+  // once Shutdown() has begun.
   void Tick();
-  // Blocks until Shutdown() is called from another thread.
+  // Open watch streams of "matches/{id}" `match`, as the server counts them
+  // (a stream the client closed counts until the server has seen it end);
+  // 0 once Shutdown() has begun. For tests that wait for that.
+  int WatcherCount(const std::string& match);
+  // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
+  // Stops in the order of docs/design.md "Shutdown": ends watch and
+  // matchmaking streams (UNAVAILABLE, reason SHUTTING_DOWN), stops
+  // accepting calls and answers those in flight (cancelled after 10 s),
+  // stops the ticker and the CPU worker, closes the store. Returns when
+  // done; later calls (and calls from other threads meanwhile) return at
+  // once.
   void Shutdown();
 
  private:

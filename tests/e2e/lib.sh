@@ -7,7 +7,9 @@ start_server() {
   local bin=$1 db=$2 log=$3
   shift 3
   [ -n "$db" ] && set -- --db "$db" "$@"
-  "$bin" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  # The scripts create players freely: the per-address creation limit has
+  # tests of its own (tests/services/limits_test.cc).
+  "$bin" --listen 127.0.0.1:0 --create-burst 0 "$@" >"$log" 2>&1 &
   SERVER_PID=$!
   PORT=""
   for _ in $(seq 1 200); do

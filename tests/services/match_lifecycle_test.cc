@@ -31,15 +31,12 @@ class LifecycleTest : public ServiceTest {
   }
   // Waits until the match reaches `ply` (CPU moves are asynchronous).
   v1::Match WaitForPly(const std::string& match, int64_t ply) {
-    const auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-      v1::Match m = Get(match);
-      if (m.ply() >= ply || std::chrono::steady_clock::now() > give_up) {
-        return m;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+    v1::Match m;
+    WaitUntil([&] {
+      m = Get(match);
+      return m.ply() >= ply;
+    });
+    return m;
   }
   std::vector<v1::Move> Moves(const std::string& match) {
     v1::ListMovesRequest req;
@@ -231,9 +228,10 @@ TEST_F(LifecycleTest, AbsentPlayerIsPlayedByTheCpuUntilTheyComeBack) {
     ASSERT_EQ(back.to_move(), 0);
     ASSERT_TRUE(Move(a, m.name(), back.legal_pits(0), &resp).ok());
     if (resp.match().to_move() == 1) {
-      server_->Tick();
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      EXPECT_EQ(Get(m.name()).ply(), resp.match().ply());  // Waits for B.
+      server_->Tick();  // Decides synchronously: B is back, no stand-in.
+      const v1::Match now = Get(m.name());
+      EXPECT_FALSE(now.seats(1).cpu_standing_in());
+      EXPECT_EQ(now.ply(), resp.match().ply());  // Waits for B.
     }
   }
   // Every CPU move for B is marked in the history.
@@ -255,13 +253,14 @@ TEST_F(LifecycleTest, AnOpenWatchStreamKeepsTheSeatPresent) {
     ASSERT_TRUE(b_watch.WaitFor(
         [](const auto& events, bool) { return !events.empty(); }));
     clock_.AdvanceMs(60'000);
-    server_->Tick();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(Get(m.name()).ply(), 1);  // B watches: present, no stand-in.
-    EXPECT_TRUE(Get(m.name()).seats(1).present());
+    server_->Tick();  // Decides synchronously: B watches, no stand-in.
+    const v1::Match now = Get(m.name());
+    EXPECT_EQ(now.ply(), 1);  // B watches: present, no stand-in.
+    EXPECT_TRUE(now.seats(1).present());
+    EXPECT_FALSE(now.seats(1).cpu_standing_in());
   }
-  // The stream closed; the grace period runs from then.
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The stream closed; the grace period runs from when the server saw it.
+  ASSERT_TRUE(WaitUntil([&] { return server_->WatcherCount(m.name()) == 0; }));
   clock_.AdvanceMs(19'000);
   server_->Tick();
   EXPECT_EQ(Get(m.name()).ply(), 1);

@@ -59,9 +59,7 @@ class MatchmakingTest : public ServiceTest {
   }
   // Waits until `n` players are queued (streams start asynchronously).
   void WaitSearching(int n) {
-    for (int i = 0; i < 1000 && Searching() != n; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    WaitUntil([&] { return Searching() == n; });
     ASSERT_EQ(Searching(), n);
   }
   // A ranked Kalah match won by `w` (the loser resigns after both moved).

@@ -69,6 +69,8 @@ class ServiceTest : public ::testing::Test {
     options.rating_window = 100;
     options.rating_window_growth = 10;
     options.cpu_fallback = std::chrono::milliseconds(30'000);
+    options.create_burst = 0;  // Tests create players freely.
+    if (configure_) configure_(options);
     auto server = services::Server::Start(options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
@@ -83,6 +85,17 @@ class ServiceTest : public ::testing::Test {
   }
 
   static constexpr char kAdminToken[] = "test-admin-token";
+
+  // Polls `done` until it holds; false after 10 s of real time.
+  static bool WaitUntil(const std::function<bool()>& done) {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > give_up) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
 
   std::unique_ptr<grpc::ClientContext> Ctx(const std::string& token = "") {
     auto ctx = std::make_unique<grpc::ClientContext>();
@@ -178,19 +191,18 @@ class ServiceTest : public ::testing::Test {
   // Polls until `seat` is to move or the match is over (the CPU worker
   // plays on its own thread); fails after 10 s of real time.
   v1::Match WaitForTurn(const std::string& match, int seat) {
-    const auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-      v1::Match m = Get(match);
-      if (m.to_move() == seat || m.state() == v1::Match::FINISHED) return m;
-      if (std::chrono::steady_clock::now() > give_up) {
-        ADD_FAILURE() << "seat " << seat << " never got the turn";
-        return m;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    v1::Match m;
+    if (!WaitUntil([&] {
+          m = Get(match);
+          return m.to_move() == seat || m.state() == v1::Match::FINISHED;
+        })) {
+      ADD_FAILURE() << "seat " << seat << " never got the turn";
     }
+    return m;
   }
 
+  // Changes the options of the next StartServer() (limits tests).
+  std::function<void(services::ServerOptions&)> configure_;
   int cpu_threads_ = 1;
   int db_busy_timeout_ms_ = 5000;
   std::array<int, 4> cpu_budget_ms_ = {50, 100, 300, 1000};  // Levels 1-4.

@@ -23,7 +23,8 @@ TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
   // On disk: every move waits for its fsync, so calls pile up.
   auto server = ServerProcess::Start(
       binary, std::filesystem::temp_directory_path().string(),
-      {"--max-threads", std::to_string(kBound), "--grace-seconds", "86400"});
+      {"--max-threads", std::to_string(kBound), "--grace-seconds", "86400",
+       "--create-burst", "0"});
   Clients clients(server->address(), 4);
   // One call at a time while setting up: no call is refused yet.
   std::vector<Guest> guests = CreateGuests(clients, 2 * kMatches, 1);

@@ -74,7 +74,9 @@ Row ToRow(const PhaseResult& r, int concurrency) {
 std::vector<std::string> ServerArgs(const Config& cfg) {
   // Nobody is ever absent: the CPU must not start standing in for the
   // benchmark's players between phases.
-  std::vector<std::string> args = {"--grace-seconds", "86400"};
+  // It creates hundreds of players from one address: no creation limit.
+  std::vector<std::string> args = {"--grace-seconds", "86400", "--create-burst",
+                                   "0"};
   args.insert(args.end(), cfg.server_args.begin(), cfg.server_args.end());
   return args;
 }
