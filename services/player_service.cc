@@ -48,8 +48,8 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
                                           v1::Player* response) {
   storage::PlayerRecord me;
   const bool mine = request->name() == PlayerName("me");
-  if (grpc::Status s = auth_.Admit(*context, *request,
-                             mine ? Caller::kPlayer : Caller::kAnyone, &me);
+  if (grpc::Status s = auth_.Admit(
+          *context, *request, mine ? Caller::kPlayer : Caller::kAnyone, &me);
       !s.ok()) {
     return s;
   }

@@ -98,8 +98,8 @@ PlayerRecord ReadPlayer(const pqxx::row& r) {
 // The hot statements, prepared on every connection of the pool.
 void PrepareStatements(pqxx::connection& c) {
   // The ply check makes the append conditional: a stale or repeated append
-  // changes no row (docs/design.md "The path of a move"). One statement, so one round
-  // trip and atomic without BEGIN/COMMIT.
+  // changes no row (docs/design.md "The path of a move"). One statement, so one
+  // round trip and atomic without BEGIN/COMMIT.
   c.prepare("append_move",
             "WITH u AS (UPDATE matches SET ply = $2, status = $3, "
             "updated_at_ms = $4, ended_at_ms = $5, result = $6 "
