@@ -59,10 +59,12 @@ class Server:
     def start(self):
         self.log = os.path.join(self.dir, "mancalad.log")
         args = [MANCALAD, "--listen", "127.0.0.1:0", "--db", self.db,
-                "--cpu-budgets-ms", "5,5,5,5", "--queue-update-seconds", "60",
-                # Many players from one address: the creation limit has
-                # tests of its own (tests/services/limits_test.cc).
-                "--create-burst", "0"] + self.extra
+                "--cpu-budgets-ms", "5,5,5,5", "--queue-update-seconds", "60"]
+        if "--create-burst" not in self.extra:
+            # Many players from one address: the creation limit has tests of
+            # its own (limits_test.py, tests/services/limits_test.cc).
+            args += ["--create-burst", "0"]
+        args += self.extra
         env = dict(os.environ)
         env.pop("MANCALAD_ADMIN_TOKEN", None)
         if self.admin_token:
