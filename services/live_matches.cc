@@ -113,6 +113,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   if (live->record.status == MatchStatus::kInProgress) {
     live->clock.StartMatch(clock_.NowMs());
   }
+  if (live->record.status == MatchStatus::kWaiting) TrackWaiting(*record);
   *out = std::move(live);
   return grpc::Status::OK;
 }
@@ -130,6 +131,8 @@ absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
   record.turn_limit_s = request.shape.turn_limit_s;
   record.rotate_first_player = request.shape.rotate_first_player;
   record.rematch_of = request.rematch_of;
+  record.request_id = request.request_id;
+  record.request_hash = request.request_hash;
   bool open = false;
   for (const SeatRecord& s : record.seats)
     open |= s.kind == SeatRecord::Kind::kOpen;

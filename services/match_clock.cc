@@ -36,6 +36,7 @@ void LiveMatches::Announce(std::optional<CpuTurn> turn) {
 }
 
 void LiveMatches::Tick() {
+  ExpireWaiting();
   std::vector<std::pair<std::string, LivePtr>> all;
   {
     absl::MutexLock lock(&mu_);

@@ -16,7 +16,7 @@ using storage::SeatRecord;
 
 grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   std::string id;
-  if (absl::Status s = Insert(request, &id); !s.ok()) return FromStorage(s);
+  if (grpc::Status s = Admit(request, &id); !s.ok()) return s;
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
@@ -127,14 +127,20 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                       ? " has started; resign instead"
                                       : " has ended"));
   }
-  storage::MatchRecord next = rec;
+  return CancelWaiting(*live, kCancelledByCreator, out);
+}
+
+grpc::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
+                                        v1::Match* out) {
+  storage::MatchRecord next = live.record;
   next.status = MatchStatus::kCancelled;
-  next.invite_code.clear();
+  next.invite_code.clear();  // Frees the code: JoinMatch no longer finds it.
+  next.cancel_reason = reason;
   next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
   if (absl::Status s = store_.UpdateMatch(next); !s.ok()) return FromStorage(s);
-  rec = std::move(next);
-  Snapshot(*live, out);
-  Broadcast(*live, MatchEvent(*out, true), /*last=*/true);
+  live.record = std::move(next);
+  Snapshot(live, out);
+  Broadcast(live, MatchEvent(*out, true), /*last=*/true);
   return grpc::Status::OK;
 }
 

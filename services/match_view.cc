@@ -109,6 +109,13 @@ void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   out->set_rotate_first_player(rec.rotate_first_player);
   if (!rec.rematch_id.empty()) out->set_rematch(MatchName(rec.rematch_id));
   out->set_voided(rec.voided);
+  if (rec.status == MatchStatus::kCancelled) {
+    // Rows from before the reason was stored ("") were cancelled by their
+    // creator: nothing else cancelled a match then.
+    out->set_cancel_reason(rec.cancel_reason == kCancelledExpired
+                               ? v1::Match::EXPIRED
+                               : v1::Match::CREATOR_CANCELLED);
+  }
 }
 
 }  // namespace mancala::services

@@ -36,13 +36,15 @@ grpc::Status LiveMatches::Watch(const std::string& id,
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
       if (grpc::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
-      sink->Push(e);
+      sink->PushBacklog(e);
     }
   }
   v1::Match snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);
-  sink->Push(MatchEvent(snapshot, false));
+  // The catch-up and the snapshot are the stream's backlog, outside the
+  // queue cap (event_stream.h): resuming from any ply works.
+  sink->PushBacklog(MatchEvent(snapshot, false));
   if (live->ended()) {
     sink->Push(MatchEvent(snapshot, true), /*last=*/true);
     return grpc::Status::OK;
