@@ -21,6 +21,7 @@
 
 #include "storage/pg_move_notices.h"
 #include "storage/pg_store.h"
+#include "tests/bench/bench_records.h"
 #include "tests/support/test_database.h"
 
 namespace {
@@ -29,7 +30,6 @@ using mancala::storage::MatchRecord;
 using mancala::storage::MoveRow;
 using mancala::storage::PgMoveNotices;
 using mancala::storage::PgStore;
-using mancala::storage::SeatRecord;
 using mancala::testing::Backend;
 using mancala::testing::TestDatabase;
 
@@ -46,20 +46,13 @@ double Run(PgStore& store, PgMoveNotices* notices, int threads) {
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
-      MatchRecord m;
-      m.id = "bench" + std::to_string(next_match++);
-      m.game = "kalah";
-      m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-                 {SeatRecord::Kind::kCpu, "", 2}};
-      m.created_by = "p1";
+      const MatchRecord m =
+          mancala::bench::BenchMatch("bench" + std::to_string(next_match++));
       if (!store.CreateMatch(m).ok()) {
         failed = true;
         return;
       }
-      MoveRow move;
-      move.match_id = m.id;
-      move.events = std::string(60, 'e');  // About a serialized Kalah move.
-      move.reply = std::string(200, 'r');
+      MoveRow move = mancala::bench::BenchMove(m.id);
       while (std::chrono::steady_clock::now() < end) {
         ++move.ply;
         move.request_id = "r" + std::to_string(move.ply);
