@@ -205,6 +205,8 @@ class LiveMatches {
                                   const storage::MoveRow& row);
   // A seat's display name: the player's, "CPU (level N)" or "(open)".
   std::string DisplayName(const storage::SeatRecord& seat);
+  // Tells the other nodes (if any) that `live` changed in the store.
+  void Publish(const Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // A notice from the listener: match `id` reached `ply` somewhere.
   void OnMoveNotice(const std::string& id, int64_t ply);
   // The listener (re)connected: every cached match in play is re-read.

@@ -135,6 +135,10 @@ void LiveMatches::SetMoveNotices(
       [this] { Resync(); });
 }
 
+void LiveMatches::Publish(const Live& live) {
+  if (notices_) notices_->Publish(live.record.id, live.record.ply);
+}
+
 void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
   LivePtr live;
   {
@@ -144,9 +148,11 @@ void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
     live = it->second;
   }
   absl::MutexLock lock(&live->mu);
-  // This node's own moves come back too; they are no news.
-  if (live->record.ply < ply)
-    static_cast<void>(CatchUp(*live));  // A hint: errors wait.
+  // A notice at the cached ply is a join or a cancel, news only to
+  // watchers; this node's own moves come back too, and are no news.
+  if (live->record.ply < ply || (live->record.ply == ply && live->audience)) {
+    static_cast<void>(CatchUp(*live));  // A hint: a failed read waits.
+  }
 }
 
 void LiveMatches::Resync() {

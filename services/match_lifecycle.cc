@@ -96,6 +96,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
       return FromStorage(s);
     }
     rec = std::move(next);
+    Publish(*live);
     live->display_names[take] = player->display_name;
     if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
@@ -133,6 +134,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
   next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
   if (absl::Status s = store_.UpdateMatch(next); !s.ok()) return FromStorage(s);
   rec = std::move(next);
+  Publish(*live);
   Snapshot(*live, out);
   Broadcast(*live, MatchEvent(*out, true), /*last=*/true);
   return grpc::Status::OK;

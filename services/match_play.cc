@@ -268,7 +268,7 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
     }
     return FromStorage(s);
   }
-  if (notices_) notices_->Publish(row.match_id, row.ply);
+  Publish(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
     v1::WatchEvent moved;

@@ -2,8 +2,9 @@
 // match moved, so each can catch its cached copy up and feed its watchers
 // (docs/design.md "Several nodes").
 //
-// A notice is a hint, never data: it says "match M reached ply P" and the
-// receiver reads the moves themselves from the store. A lost notice is
+// A notice is a hint, never data: it says "match M changed, at ply P" (a
+// move, or a join or cancel at the same ply) and the receiver reads the
+// match itself from the store. A lost notice is
 // repaired by the next one for the same match or by any read of it; after
 // the listener reconnects (notices may have been lost meanwhile) the
 // receiver is told to re-read every match it cares about.
@@ -39,7 +40,7 @@ class MoveNotices {
 
   virtual ~MoveNotices() = default;
 
-  // Queues "match `match_id` is at ply `ply`" for every node; returns at
+  // Queues "match `match_id` changed, at ply `ply`" for every node; returns at
   // once. Call after the change is committed.
   virtual void Publish(const std::string& match_id, int64_t ply) = 0;
 

@@ -58,9 +58,11 @@ PgMoveNotices::~PgMoveNotices() { Stop(); }
 void PgMoveNotices::Publish(const std::string& match_id, int64_t ply) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    int64_t& queued = queued_[match_id];
-    if (queued >= ply) return;
-    queued = ply;
+    auto [it, added] = queued_.emplace(match_id, ply);
+    if (!added) {
+      if (it->second >= ply) return;
+      it->second = ply;
+    }
   }
   wake_.notify_all();
 }

@@ -13,7 +13,8 @@ mancalad nodes A and B on one PostgreSQL database over loopback:
 6. (A restarted) every remaining move, the finishing one included, is sent
    to both nodes at once with one request id: one stored move per ply, the
    same reply from both, one rating change per player with the exact
-   Glicko-2 values (docs/ratings.md; computed here from the paper).
+   Glicko-2 values (docs/ratings.md; computed here from the paper);
+and then a match joined on A is seen starting by a watcher on B.
 
 usage: two_nodes_test.py MANCALAD STUBS_DIR (build/clients/python)
 """
@@ -283,6 +284,34 @@ def run(cluster):
     print("step 6: plies 12-%d each sent to both nodes with one request id: "
           "one stored move per ply, same replies, one exact rating change per "
           "player" % match.ply)
+
+    # Beyond the issue's steps: a join is news to watchers on other nodes.
+    waiting = a.matches.CreateMatch(
+        ms.CreateMatchRequest(
+            game=game_pb2.KALAH,
+            seats=[ms.Seat(kind=ms.Seat.PLAYER, player=p1.name),
+                   ms.Seat(kind=ms.Seat.OPEN)]),
+        metadata=p1.md(), timeout=CALL_S)
+    states = []
+    watch = b.matches.WatchMatch(ms.WatchMatchRequest(name=waiting.name),
+                                 metadata=p1.md())
+
+    def read_states():
+        try:
+            for ev in watch:
+                if ev.WhichOneof("event") == "match":
+                    states.append(ev.match.state)
+        except grpc.RpcError:
+            pass
+
+    threading.Thread(target=read_states, daemon=True).start()
+    wait_for(lambda: states, "the waiting match's snapshot on B")
+    a.matches.JoinMatch(ms.JoinMatchRequest(invite_code=waiting.invite_code),
+                        metadata=p2.md(), timeout=CALL_S)
+    wait_for(lambda: ms.Match.IN_PROGRESS in states,
+             "B's watcher to see the join made on A2, has %s" % states)
+    watch.cancel()
+    print("join on A2 seen by a watcher on B")
 
 
 if __name__ == "__main__":
