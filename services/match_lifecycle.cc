@@ -45,7 +45,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   }
   if (!id.ok()) return FromStorage(id.status());
   LivePtr live;
-  if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     absl::MutexLock lock(&live->mu);
@@ -96,6 +96,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
       return FromStorage(s);
     }
     rec = std::move(next);
+    Publish(*live);
     live->display_names[take] = player->display_name;
     if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
@@ -110,7 +111,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
 grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
@@ -139,6 +140,7 @@ grpc::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
   next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
   if (absl::Status s = store_.UpdateMatch(next); !s.ok()) return FromStorage(s);
   live.record = std::move(next);
+  Publish(live);
   Snapshot(live, out);
   Broadcast(live, MatchEvent(*out, true), /*last=*/true);
   return grpc::Status::OK;
@@ -148,7 +150,7 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
                                   const std::string& player_id,
                                   v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   NewMatch again;
   std::string existing;
   {

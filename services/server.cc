@@ -167,6 +167,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
           .count();
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
+  // Null for SQLite; with PostgreSQL the nodes tell each other their moves.
+  impl->matches->SetMoveNotices(std::move(store->notices));
   LiveMatches* live = impl->matches.get();
   impl->cpu = std::make_unique<CpuWorker>(
       *impl->matches, options.cpu_threads, options.cpu_budget_ms,
