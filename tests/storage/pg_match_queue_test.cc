@@ -22,8 +22,6 @@
 namespace mancala::storage {
 namespace {
 
-using ::mancala::testing::Backend;
-
 QueueEntry Search(const std::string& player, const std::string& node,
                   const std::string& key = "kalah|casual") {
   QueueEntry e;
@@ -59,15 +57,11 @@ int Searching(MatchQueue& q, const std::string& key = "kalah|casual") {
   return 0;
 }
 
-class PgMatchQueueTest : public ::testing::Test {
+class PgMatchQueueTest : public testing::PostgresTest {
  protected:
   void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(Backend::kPostgres);
-    auto db = testing::TestDatabase::Create(
-        Backend::kPostgres,
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
+    PostgresTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto store = PgStore::Open(db_->url(), 1);  // Migrates the schema.
     ASSERT_TRUE(store.ok()) << store.status();
     a_ = Node("A");
@@ -79,7 +73,6 @@ class PgMatchQueueTest : public ::testing::Test {
     EXPECT_TRUE(q.ok()) << q.status();
     return q.ok() ? *std::move(q) : nullptr;
   }
-  std::unique_ptr<testing::TestDatabase> db_;
   std::unique_ptr<PgMatchQueue> a_, b_;
 };
 

@@ -18,20 +18,8 @@
 namespace mancala::storage {
 namespace {
 
-using ::mancala::testing::Backend;
 
-class PgStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(Backend::kPostgres);
-    auto db = testing::TestDatabase::Create(
-        Backend::kPostgres,
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
-  }
-  std::unique_ptr<testing::TestDatabase> db_;
-};
+using PgStoreTest = testing::PostgresTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
   ASSERT_TRUE(PgStore::Open(db_->url(), 1).ok());

@@ -11,6 +11,8 @@
 #ifndef MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
 #define MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -77,5 +79,24 @@ class TestDatabase {
       }                                                                \
     }                                                                  \
   } while (0)
+
+namespace mancala::testing {
+
+// A fixture with a fresh PostgreSQL database per test, named after it
+// (skipped without a server, failed under CI=true).
+class PostgresTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MANCALA_SKIP_WITHOUT_POSTGRES(Backend::kPostgres);
+    auto db = TestDatabase::Create(
+        Backend::kPostgres,
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
+  }
+  std::unique_ptr<TestDatabase> db_;
+};
+
+}  // namespace mancala::testing
 
 #endif  // MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
