@@ -18,7 +18,6 @@
 namespace mancala::storage {
 namespace {
 
-
 using PgStoreTest = testing::PostgresTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
