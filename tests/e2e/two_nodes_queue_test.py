@@ -7,7 +7,9 @@ searching on A and one searching on B are paired into one match that both
 streams report (same match, seats 0 and 1 by arrival) and both nodes serve;
 a CancelFind sent to B for a search held on A removes it site-wide (both
 nodes count 0, CancelFind answers cancelled) and A ends that stream
-CANCELLED; a stream dropped on A leaves the queue of B too.
+CANCELLED; a stream dropped on A leaves the queue of B too; after A is
+killed (-9) with a searcher, B stops counting it once its row expires and
+the player can search (and be paired) on B.
 
 usage: two_nodes_queue_test.py MANCALAD STUBS_DIR CLIENT_TESTS_DIR
 Exit 77 (skipped) without MANCALA_TEST_PG_DSN, a failure under CI=true.
@@ -165,6 +167,21 @@ def run(a, b):
     wait_searching([a, b], 1, "both nodes to count P3 again")
     s4.call.cancel()
     wait_searching([a, b], 0, "the dropped search to leave both nodes")
+
+    # A node killed with searchers leaves no ghosts: B stops counting P3
+    # once the rows expire (5 s by the database clock), and P3 may search
+    # again on B, where they are paired.
+    s5 = Search(a, p3)
+    wait_searching([a, b], 1, "both nodes to count P3 before the kill")
+    a.proc.kill()
+    a.proc.wait()
+    harness.wait_for(lambda: searching(b) == 0,
+                     "B to stop counting the dead node's searcher")
+    p4 = b.new_player("P4")
+    s6, s7 = Search(b, p3), Search(b, p4)
+    f6, f7 = s6.found(), s7.found()
+    if not f6.match or f6.match != f7.match:
+        fail("P3 (again, on B) and P4 were not paired: %s / %s" % (f6, f7))
 
 
 def get_match(node, name):
