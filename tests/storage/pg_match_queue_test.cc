@@ -17,45 +17,11 @@
 #include <thread>
 
 #include "storage/pg_store.h"
+#include "tests/storage/match_queue_helpers.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
 namespace {
-
-QueueEntry Search(const std::string& player, const std::string& node,
-                  const std::string& key = "kalah|casual") {
-  QueueEntry e;
-  e.search_id = "s-" + player;
-  e.player_id = player;
-  e.node_id = node;
-  e.queue_key = key;
-  e.queue_info = "{\"game\":\"" + key + "\"}";
-  e.rating = 1500;
-  return e;
-}
-
-// A former that pairs searches in arrival order.
-MatchQueue::Former Pairs(std::vector<std::vector<QueueEntry>>* groups) {
-  return [groups](const std::vector<QueueEntry>& s, int64_t) {
-    std::vector<size_t> claimed;
-    for (size_t i = 0; i + 1 < s.size(); i += 2) {
-      groups->push_back({s[i], s[i + 1]});
-      claimed.push_back(i);
-      claimed.push_back(i + 1);
-    }
-    return claimed;
-  };
-}
-
-int Searching(MatchQueue& q, const std::string& key = "kalah|casual") {
-  auto counts = q.Counts();
-  EXPECT_TRUE(counts.ok()) << counts.status();
-  if (!counts.ok()) return -1;
-  for (const QueueCount& c : *counts) {
-    if (c.queue_key == key) return c.searching;
-  }
-  return 0;
-}
 
 class PgMatchQueueTest : public testing::PostgresTest {
  protected:
@@ -111,17 +77,6 @@ TEST_F(PgMatchQueueTest, SearchersOnTwoNodesPairAndTheOwnerLearnsItsMatch) {
   own = a_->Refresh();
   ASSERT_TRUE(own.ok());
   EXPECT_TRUE(own->empty());
-}
-
-TEST_F(PgMatchQueueTest, ReleasedSearchesAreSearchingAgain) {
-  ASSERT_TRUE(a_->Add(Search("p1", "A")).ok());
-  ASSERT_TRUE(b_->Add(Search("p2", "B")).ok());
-  std::vector<std::vector<QueueEntry>> groups;
-  ASSERT_TRUE(a_->Claim("kalah|casual", Pairs(&groups)).ok());
-  ASSERT_EQ(groups.size(), 1u);
-  EXPECT_EQ(Searching(*b_), 0);
-  ASSERT_TRUE(a_->Release({"s-p1", "s-p2"}).ok());
-  EXPECT_EQ(Searching(*b_), 2);
 }
 
 TEST_F(PgMatchQueueTest, CancelFromAnotherNodeRemovesTheSearch) {
