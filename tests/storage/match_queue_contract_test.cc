@@ -19,17 +19,12 @@ namespace mancala::storage {
 namespace {
 
 using ::mancala::testing::Backend;
-using ::mancala::testing::TestDatabase;
 
-class MatchQueueContract : public ::testing::TestWithParam<Backend> {
+class MatchQueueContract : public testing::BackendTest {
  protected:
   void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(GetParam());
-    auto db = TestDatabase::Create(
-        GetParam(),
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto store = OpenStore(db_->url());  // Migrates a PostgreSQL schema.
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = std::move(store->store);
@@ -39,7 +34,6 @@ class MatchQueueContract : public ::testing::TestWithParam<Backend> {
     ASSERT_TRUE(q.ok()) << q.status();
     q_ = *std::move(q);
   }
-  std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<MatchQueue> q_;
 };
@@ -132,10 +126,7 @@ TEST_P(MatchQueueContract, TheFormerClaimsOnlyWhatItReturns) {
 INSTANTIATE_TEST_SUITE_P(Backends, MatchQueueContract,
                          ::testing::Values(Backend::kSqlite,
                                            Backend::kPostgres),
-                         [](const ::testing::TestParamInfo<Backend>& p) {
-                           return std::string(
-                               ::mancala::testing::BackendName(p.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace mancala::storage
