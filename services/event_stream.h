@@ -3,10 +3,13 @@
 //
 // Producers Push() events under their own locks; Push() never blocks and
 // never waits for the network, so a slow reader never slows a producer. A
-// reader that falls kMaxQueued events behind is closed with
-// RESOURCE_EXHAUSTED. Used for WatchMatch (WatchSink, live_matches.h) and
-// FindMatch (FindSink, matchmaker.h). Thread-safety: Push() and Close() from
-// any thread.
+// reader that falls max_queued live events behind (mancalad
+// --max-queued-events for WatchMatch; kDefaultMaxQueued otherwise) is
+// closed with RESOURCE_EXHAUSTED. The backlog a stream starts with
+// (PushBacklog: WatchMatch's catch-up moves, bounded by the match's length)
+// does not count, so a dropped watcher can always resume from its ply. Used for
+// WatchMatch (WatchSink, live_matches.h) and FindMatch (FindSink,
+// matchmaker.h). Thread-safety: Push() and Close() from any thread.
 
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_
 #define MANCALA_SERVICES_EVENT_STREAM_H_
@@ -30,11 +33,23 @@ class EventReactor;
 template <class Event>
 class EventSink {
  public:
-  static constexpr size_t kMaxQueued = 10000;
+  static constexpr size_t kDefaultMaxQueued = 10000;
+
+  // `max_queued` >= 1: live events queued beyond the backlog.
+  explicit EventSink(size_t max_queued = kDefaultMaxQueued)
+      : max_queued_(max_queued) {}
 
   // Queues `event`; `last` closes the stream (OK) after it is written.
   void Push(const Event& event, bool last = false) {
     Push(std::make_shared<const Event>(event), last);
+  }
+  // Queues `event` as part of the backlog, outside the cap. Only before
+  // the first Push().
+  void PushBacklog(const Event& event) {
+    absl::MutexLock lock(&mu_);
+    if (closing_) return;
+    queue_.push_back(std::make_shared<const Event>(event));
+    ++backlog_;
   }
   // The same, sharing one copy of the event among many streams.
   void Push(std::shared_ptr<const Event> event, bool last = false) {
@@ -42,8 +57,9 @@ class EventSink {
     {
       absl::MutexLock lock(&mu_);
       if (closing_) return;
-      if (queue_.size() >= kMaxQueued) {
+      if (queue_.size() - backlog_ >= max_queued_) {
         queue_.clear();
+        backlog_ = 0;
         closing_ = true;
         close_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                      "reader fell too far behind");
@@ -65,7 +81,10 @@ class EventSink {
       if (closing_) return;
       closing_ = true;
       close_status_ = status;
-      if (!status.ok()) queue_.clear();
+      if (!status.ok()) {
+        queue_.clear();
+        backlog_ = 0;
+      }
       action = Pump();
     }
     if (action) action();
@@ -85,6 +104,7 @@ class EventSink {
     if (!queue_.empty() && close_status_.ok()) {
       current_ = std::move(queue_.front());
       queue_.pop_front();
+      if (backlog_ > 0) --backlog_;  // The backlog is at the front.
       writing_ = true;
       if (closing_ && queue_.empty()) {
         reactor_ = nullptr;  // The last event: write and finish together.
@@ -102,7 +122,10 @@ class EventSink {
     return nullptr;
   }
 
+  const size_t max_queued_;
   absl::Mutex mu_;
+  // Events of the backlog still at the front of queue_.
+  size_t backlog_ ABSL_GUARDED_BY(mu_) = 0;
   // Null once finishing or done.
   EventReactor<Event>* reactor_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::deque<std::shared_ptr<const Event>> queue_ ABSL_GUARDED_BY(mu_);
@@ -168,6 +191,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   // Drops what is queued and finishes as cancelled.
   void Abandon() ABSL_EXCLUSIVE_LOCKS_REQUIRED(sink_->mu_) {
     sink_->queue_.clear();
+    sink_->backlog_ = 0;
     sink_->closing_ = true;
     sink_->close_status_ =
         grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");

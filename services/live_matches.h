@@ -1,6 +1,17 @@
 // The registry of live matches: each match's engine state, seats, turn
 // clock, presence and watchers, kept in step with the store.
 //
+// The class is one lock domain, its methods spread by concern:
+//   live_matches.cc    the registry: find, load from the store, create;
+//   match_lifecycle.cc create, join, cancel, rematch;
+//   match_play.cc      the move path (play, CPU play, resign);
+//   match_rating.cc    the rating update of a rated match's end;
+//   match_clock.cc     due CPU turns and Tick();
+//   match_presence.cc  presence of seated players;
+//   match_watchers.cc  watch streams and their events;
+//   match_view.cc      reads (get, list moves) and the Match snapshot;
+//   match_admin.cc     void and verify; live_matches_stats.cc metrics.
+//
 // The path of a move (docs/design.md): Play() takes the match lock, applies the
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers. A move the store refused never happened. The
@@ -28,6 +39,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -44,22 +56,32 @@
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
+#include "services/live_match.h"
 #include "services/match_shape.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
+#include "services/waiting_expiry.h"
 #include "storage/store.h"
 
 namespace mancala::services {
-
-// The WatchMatch stream of one watcher.
-using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
   int standin_level = 2;      // CPU level that plays for absent players.
   int fanout_threads = 2;     // Threads that feed watch streams.
   int max_watchers = 64;      // Watch streams per match.
+  // WAITING matches one player may have created; CreateMatch with OPEN
+  // seats beyond it is RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES).
+  // 0 = no limit.
+  int max_waiting_per_player = 10;
+  // A WAITING match is cancelled (reason "expired") this long after its
+  // creation time, as stored (so also across a restart); 0 = never.
+  int64_t waiting_ttl_ms = 3'600'000;
 };
+
+// MatchRecord::cancel_reason values (storage/store.h).
+inline constexpr char kCancelledByCreator[] = "creator";
+inline constexpr char kCancelledExpired[] = "expired";
 
 // A match to create, its shape checked (match_shape.h) by the caller.
 struct NewMatch {
@@ -69,6 +91,10 @@ struct NewMatch {
   int first_seat = 0;
   bool ranked = false;
   std::string rematch_of;  // Id of the match this is a rematch of, if any.
+  // CreateMatchRequest.request_id (empty: none) and a fingerprint of the
+  // rest of the request: a retry with both equal returns the first match.
+  std::string request_id;
+  std::string request_hash;
 };
 
 // A turn the computer must play.
@@ -103,6 +129,11 @@ class LiveMatches {
   // start-up, before serving.
   absl::Status LoadActive();
 
+  // A new match, or, for a request id its creator used before with the
+  // same request, the match that request made (as it is now).
+  // INVALID_ARGUMENT (REQUEST_ID_REUSED) for the id with another request;
+  // RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES) for a match with OPEN
+  // seats past max_waiting_per_player.
   grpc::Status Create(const NewMatch& request, v1::Match* out);
   // `viewer_id` (may be empty) is touched as present if seated.
   grpc::Status Get(const std::string& id, const std::string& viewer_id,
@@ -164,44 +195,31 @@ class LiveMatches {
 
   // Looks at every live match's clock and presence; announces CPU turns and
   // presence changes that are due. Evicts ended matches nobody watches.
+  // Cancels the WAITING matches past waiting_ttl_ms (reason "expired"),
+  // found through an index ordered by expiry (waiting_expiry.h).
   void Tick();
 
  private:
-  // One match in memory. Its fields are read and written under `mu` only.
-  struct Live {
-    absl::Mutex mu;
-    storage::MatchRecord record ABSL_GUARDED_BY(mu);
-    engine::State state ABSL_GUARDED_BY(mu);
-    std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
-    // Deadlines, presence, CPU take-over (turn_clock.h).
-    TurnClock clock ABSL_GUARDED_BY(mu);
-    std::vector<std::shared_ptr<WatchSink>> watchers ABSL_GUARDED_BY(mu);
-    // The watchers as one immutable list, shared by the events queued while
-    // it holds (an event costs the mover no copy of the list); remade when
-    // the watchers change. Null while nobody watches.
-    std::shared_ptr<const std::vector<std::shared_ptr<WatchSink>>> audience
-        ABSL_GUARDED_BY(mu);
-    // Orders this match's watch events; made at the first watcher.
-    std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
-
-    Live(storage::MatchRecord r, engine::State s, int64_t grace_ms);
-    bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
-    bool HoldsSeat(const std::string& player_id, size_t seat) const
-        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
-    void WatchersChanged() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-      audience =
-          watchers.empty()
-              ? nullptr
-              : std::make_shared<const std::vector<std::shared_ptr<WatchSink>>>(
-                    watchers);
-    }
-  };
+  // One match in memory (live_match.h).
+  using Live = LiveMatch;
   using LivePtr = std::shared_ptr<Live>;
 
   grpc::Status Find(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
   // Stores a new match made from `request`; its id in `*id`.
   absl::Status Insert(const NewMatch& request, std::string* id);
+  // Create()'s checks (request id, waiting cap), then Insert(); `*id` is
+  // the new match or the one a retried request made (match_intake.cc).
+  grpc::Status Admit(const NewMatch& request, std::string* id);
+  // Cancels a WAITING match for `reason` (kCancelledByCreator or
+  // kCancelledExpired): stored first, then the live copy; the watchers get
+  // the cancelled match as their last event.
+  grpc::Status CancelWaiting(Live& live, const char* reason, v1::Match* out)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Puts a WAITING match in the expiry index (match_expiry.cc).
+  void TrackWaiting(const storage::MatchRecord& record);
+  // Cancels the WAITING matches whose time is up (match_expiry.cc).
+  void ExpireWaiting();
   // A fresh Live from the store (not registered).
   grpc::Status Load(const std::string& id, LivePtr* out);
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
@@ -264,6 +282,11 @@ class LiveMatches {
   // lock and take nothing further.
   absl::Mutex ratings_mu_;
   absl::Mutex mu_;
+  // Admit() for one creator at a time (striped by creator id), so two
+  // concurrent creations cannot both pass the waiting cap or both use one
+  // request id; held alone, around store calls only.
+  std::array<absl::Mutex, 16> creating_;
+  WaitingExpiry expiry_;
   std::unordered_map<std::string, LivePtr> matches_ ABSL_GUARDED_BY(mu_);
 };
 

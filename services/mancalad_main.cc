@@ -129,12 +129,36 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--keepalive-seconds", keepalive_s,
                  "ping idle connections this often; one that does not "
-                 "answer within 20 s is dropped with its streams")
+                 "answer within --keepalive-timeout-seconds is dropped with "
+                 "its streams")
       ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  int keepalive_timeout_s =
+      static_cast<int>(options.keepalive_timeout.count() / 1000);
+  app.add_option("--keepalive-timeout-seconds", keepalive_timeout_s,
+                 "how long a pinged connection may take to answer")
+      ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   app.add_option("--max-watchers-per-match", options.max_watchers_per_match,
                  "watch streams per match (more: RESOURCE_EXHAUSTED)")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--max-queued-events", options.max_queued_events,
+                 "events a watch stream may fall behind before it is dropped "
+                 "(RESOURCE_EXHAUSTED; the client resumes from its ply)")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  app.add_option("--max-waiting-matches-per-player",
+                 options.max_waiting_matches_per_player,
+                 "matches with open seats one player may have waiting "
+                 "(more: RESOURCE_EXHAUSTED; 0 = no limit)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  int64_t waiting_ttl_s = options.waiting_match_ttl.count();
+  app.add_option("--waiting-match-ttl-seconds", waiting_ttl_s,
+                 "a match still waiting for players this long after its "
+                 "creation is cancelled (0 = never)")
+      ->check(CLI::Range(int64_t{0}, int64_t{365} * 86400))
       ->capture_default_str();
   app.add_option("--create-burst", options.create_burst,
                  "players and matches one client address may create at once "
@@ -180,6 +204,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.keepalive = std::chrono::seconds(keepalive_s);
+  options.keepalive_timeout = std::chrono::seconds(keepalive_timeout_s);
+  options.waiting_match_ttl = std::chrono::seconds(waiting_ttl_s);
   auto token = mancala::services::AdminToken(
       admin_token_file, std::getenv("MANCALAD_ADMIN_TOKEN"), admin_token_flag);
   if (!token.ok()) {

@@ -1,5 +1,8 @@
 #include "services/match_service.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include <set>
 
 #include "engine/cpu/cpu_player.h"
@@ -24,6 +27,26 @@ grpc::Status MatchServiceImpl::CallerAndMatch(
   }
   return MatchIdFromName(name, field, id);
 }
+
+namespace {
+
+// Hex SHA-256 of the request without its request_id, serialized
+// deterministically (map entries in key order): equal for a retry of the
+// same request, different if any field differs.
+std::string RequestFingerprint(const v1::CreateMatchRequest& request) {
+  v1::CreateMatchRequest rest = request;
+  rest.clear_request_id();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream raw(&bytes);
+    google::protobuf::io::CodedOutputStream out(&raw);
+    out.SetSerializationDeterministic(true);
+    rest.SerializeToCodedStream(&out);
+  }
+  return HashToken(bytes);
+}
+
+}  // namespace
 
 grpc::Status MatchServiceImpl::CreateMatch(
     grpc::ServerContext* context, const v1::CreateMatchRequest* request,
@@ -107,6 +130,10 @@ grpc::Status MatchServiceImpl::CreateMatch(
     return Invalid("first_seat must be 0.." + std::to_string(seats - 1));
   }
   match.first_seat = request->first_seat();
+  if (!request->request_id().empty()) {
+    match.request_id = request->request_id();
+    match.request_hash = RequestFingerprint(*request);
+  }
   return matches_.Create(match, response);
 }
 
@@ -219,7 +246,7 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
 grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
     grpc::CallbackServerContext* context,
     const v1::WatchMatchRequest* request) {
-  auto sink = std::make_shared<WatchSink>();
+  auto sink = std::make_shared<WatchSink>(max_queued_events_);
   std::string id;
   storage::PlayerRecord viewer;
   grpc::Status status = CallerAndMatch(*context, *request, Caller::kAnyone,

@@ -19,9 +19,15 @@ class MatchServiceImpl final
     : public v1::MatchService::WithCallbackMethod_WatchMatch<
           v1::MatchService::Service> {
  public:
+  // `max_queued_events`: events a WatchMatch stream may fall behind before
+  // it is dropped with RESOURCE_EXHAUSTED (event_stream.h).
   MatchServiceImpl(storage::Store& store, Authenticator& auth,
-                   LiveMatches& matches)
-      : store_(store), auth_(auth), matches_(matches) {}
+                   LiveMatches& matches,
+                   size_t max_queued_events = WatchSink::kDefaultMaxQueued)
+      : store_(store),
+        auth_(auth),
+        matches_(matches),
+        max_queued_events_(max_queued_events) {}
 
   grpc::Status CreateMatch(grpc::ServerContext* context,
                            const v1::CreateMatchRequest* request,
@@ -64,6 +70,7 @@ class MatchServiceImpl final
   storage::Store& store_;
   Authenticator& auth_;
   LiveMatches& matches_;
+  const size_t max_queued_events_;
 };
 
 }  // namespace mancala::services

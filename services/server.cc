@@ -162,6 +162,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   live_options.standin_level = options.standin_level;
   live_options.fanout_threads = options.fanout_threads;
   live_options.max_watchers = options.max_watchers_per_match;
+  live_options.max_waiting_per_player = options.max_waiting_matches_per_player;
+  live_options.waiting_ttl_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          options.waiting_match_ttl)
+          .count();
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
   LiveMatches* live = impl->matches.get();
@@ -181,7 +186,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->players = std::make_unique<PlayerServiceImpl>(*impl->store, *impl->auth,
                                                       *impl->clock);
   impl->match_service = std::make_unique<MatchServiceImpl>(
-      *impl->store, *impl->auth, *impl->matches);
+      *impl->store, *impl->auth, *impl->matches,
+      static_cast<size_t>(options.max_queued_events));
   impl->rating_service = std::make_unique<RatingServiceImpl>(*impl->store);
   impl->admin_service = std::make_unique<AdminServiceImpl>(
       *impl->store, *impl->matches, options.admin_token);
@@ -218,6 +224,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.AddChannelArgument(
       GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
       static_cast<int>(options.keepalive_timeout.count()));
+  // Pings also connections without calls (a peer that connected and went
+  // silent holds a connection too), and keeps pinging an idle connection
+  // after the first two pings (gRPC's default stops there).
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   impl->creations = std::make_unique<PeerLimiter>(
       *impl->clock, options.create_burst, options.create_per_minute);
   impl->guarded_players =

@@ -79,12 +79,24 @@ struct ServerOptions {
   int max_message_bytes = 64 * 1024;
   // Concurrent calls (streams included) per client connection; more wait.
   int max_streams_per_connection = 100;
-  // Idle connections are pinged this often; a peer that does not answer
-  // within keepalive_timeout is dropped with its streams.
+  // Idle connections (with or without calls) are pinged this often; a peer
+  // that does not answer within keepalive_timeout is dropped with its
+  // streams.
   std::chrono::milliseconds keepalive{60'000};
   std::chrono::milliseconds keepalive_timeout{20'000};
   // Watch streams per match; more answer RESOURCE_EXHAUSTED.
   int max_watchers_per_match = 64;
+  // Live events a WatchMatch stream may have queued (the reader fell that
+  // far behind) before it is dropped with RESOURCE_EXHAUSTED; the client
+  // watches again from its ply (services/event_stream.h).
+  int max_queued_events = 10'000;
+  // WAITING matches (OPEN seats) one player may have created at once;
+  // CreateMatch beyond it is RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES).
+  // 0 = no limit.
+  int max_waiting_matches_per_player = 10;
+  // A WAITING match nobody fills is CANCELLED (cancel_reason EXPIRED) this
+  // long after its creation, also across restarts; 0 = never.
+  std::chrono::seconds waiting_match_ttl{3600};
   // Players and matches created per client address: a bucket of `burst`
   // refilled at `per_minute` (services/peer_limiter.h); burst 0 = no limit.
   int create_burst = 30;

@@ -121,8 +121,21 @@ CREATE TABLE audit_log (
   reason  TEXT NOT NULL
 );
 )sql",
-      // The matchmaking queue shared by every node (storage/
-      // pg_match_queue.h): one row per search; times are the database's.
+      // 3: CreateMatch request ids (unique per creator), the reason a
+      // match was cancelled, and the waiting matches of each creator
+      // (--max-waiting-matches-per-player counts them).
+      R"sql(
+ALTER TABLE matches ADD COLUMN request_id TEXT COLLATE "C";
+ALTER TABLE matches ADD COLUMN request_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN cancel_reason TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX matches_by_request ON matches (created_by, request_id)
+  WHERE request_id IS NOT NULL;
+CREATE INDEX matches_waiting_by_creator ON matches (created_by)
+  WHERE status = 'waiting';
+)sql",
+      // The matchmaking queue shared by every node (PostgreSQL only; a
+      // SQLite server keeps it in memory): storage/pg_match_queue.h. One
+      // row per search; times are the database's.
       R"sql(
 CREATE TABLE match_queue (
   search_id   TEXT COLLATE "C" PRIMARY KEY,

@@ -35,7 +35,8 @@ constexpr char kMatchSelect[] =
     "m.created_by, m.created_at_ms, m.updated_at_ms, m.ended_at_ms, "
     "m.result, m.ranked, m.turn_limit_s, m.invite_code, "
     "m.rotate_first_player, m.rematch_of, m.rematch_id, m.voided, "
-    "m.void_reason, (SELECT coalesce(json_agg(json_build_array(s.kind, "
+    "m.void_reason, m.request_id, m.request_hash, m.cancel_reason, "
+    "(SELECT coalesce(json_agg(json_build_array(s.kind, "
     "coalesce(s.player_id, ''), s.cpu_level) ORDER BY s.seat), '[]') "
     "FROM seats s WHERE s.match_id = m.id) ";
 
@@ -61,7 +62,10 @@ MatchRecord ReadMatch(const pqxx::row& r) {
   m.rematch_id = ReadText(r[16]);
   m.voided = r[17].as<bool>();
   m.void_reason = r[18].as<std::string>();
-  for (const auto& seat : nlohmann::json::parse(r[19].as<std::string>())) {
+  m.request_id = ReadText(r[19]);
+  m.request_hash = r[20].as<std::string>();
+  m.cancel_reason = r[21].as<std::string>();
+  for (const auto& seat : nlohmann::json::parse(r[22].as<std::string>())) {
     m.seats.push_back({ParseSeatKind(seat[0].get<std::string>()),
                        seat[1].get<std::string>(), seat[2].get<int>()});
   }
@@ -240,13 +244,15 @@ absl::Status PgStore::CreateMatch(const MatchRecord& m) {
         "INSERT INTO matches (id, game, options, first_seat, status, ply, "
         "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, "
         "ranked, turn_limit_s, invite_code, rotate_first_player, rematch_of, "
-        "rematch_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-        "$12, $13, $14, $15, $16, $17)",
+        "rematch_id, request_id, request_hash, cancel_reason) VALUES ($1, "
+        "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
+        "$17, $18, $19, $20)",
         m.id, m.game, nlohmann::json(m.options).dump(), m.first_seat,
         StatusName(m.status), m.ply, m.created_by, m.created_at_ms,
         m.updated_at_ms, m.ended_at_ms, Bytes(m.result), m.ranked,
         m.turn_limit_s, OrNull(m.invite_code), m.rotate_first_player,
-        OrNull(m.rematch_of), OrNull(m.rematch_id));
+        OrNull(m.rematch_of), OrNull(m.rematch_id), OrNull(m.request_id),
+        m.request_hash, m.cancel_reason);
     WriteSeats(tx, m);
     if (!m.rematch_of.empty()) {
       pqxx::result link = tx.exec_params(
@@ -268,9 +274,11 @@ absl::Status PgStore::UpdateMatch(const MatchRecord& m) {
     pqxx::work tx(c);
     pqxx::result r = tx.exec_params(
         "UPDATE matches SET status = $1, invite_code = $2, updated_at_ms = $3, "
-        "ended_at_ms = $4, result = $5, rematch_id = $6 WHERE id = $7",
+        "ended_at_ms = $4, result = $5, rematch_id = $6, cancel_reason = $7 "
+        "WHERE id = $8",
         StatusName(m.status), OrNull(m.invite_code), m.updated_at_ms,
-        m.ended_at_ms, Bytes(m.result), OrNull(m.rematch_id), m.id);
+        m.ended_at_ms, Bytes(m.result), OrNull(m.rematch_id), m.cancel_reason,
+        m.id);
     if (r.affected_rows() == 0) return absl::NotFoundError("match " + m.id);
     WriteSeats(tx, m);
     tx.commit();
@@ -293,12 +301,14 @@ absl::StatusOr<std::string> PgStore::FindMatchByInviteCode(
   return id;
 }
 
-absl::StatusOr<MatchRecord> PgStore::GetMatch(const std::string& id) {
+absl::StatusOr<MatchRecord> PgStore::OneMatch(
+    const char* what, const std::string& missing,
+    const std::function<pqxx::result(pqxx::transaction_base&)>& query) {
   MatchRecord out;
-  absl::Status s = pool_->Run("get match", [&](pqxx::connection& c) {
+  absl::Status s = pool_->Run(what, [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);
-    pqxx::result r = tx.exec_prepared("get_match", id);
-    if (r.empty()) return absl::NotFoundError("match " + id);
+    pqxx::result r = query(tx);
+    if (r.empty()) return absl::NotFoundError(missing);
     try {
       out = ReadMatch(r[0]);
     } catch (const nlohmann::json::exception& e) {
@@ -308,6 +318,41 @@ absl::StatusOr<MatchRecord> PgStore::GetMatch(const std::string& id) {
   });
   if (!s.ok()) return s;
   return out;
+}
+
+absl::StatusOr<MatchRecord> PgStore::GetMatch(const std::string& id) {
+  return OneMatch("get match", "match " + id, [&](pqxx::transaction_base& tx) {
+    return tx.exec_prepared("get_match", id);
+  });
+}
+
+absl::StatusOr<MatchRecord> PgStore::FindMatchByRequestId(
+    const std::string& creator_id, const std::string& request_id) {
+  return OneMatch(
+      "find match by request id", "no match has this request id",
+      [&](pqxx::transaction_base& tx) {
+        return tx.exec_params(
+            std::string(kMatchSelect) +
+                "FROM matches m WHERE m.created_by = $1 AND m.request_id = $2",
+            creator_id, request_id);
+      });
+}
+
+absl::StatusOr<int> PgStore::CountWaitingMatches(
+    const std::string& creator_id) {
+  int count = 0;
+  absl::Status s =
+      pool_->Run("count waiting matches", [&](pqxx::connection& c) {
+        pqxx::nontransaction tx(c);
+        count = tx.exec_params1(
+                      "SELECT count(*) FROM matches WHERE created_by = $1 AND "
+                      "status = 'waiting'",
+                      creator_id)[0]
+                    .as<int>();
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return count;
 }
 
 absl::StatusOr<std::vector<std::string>> PgStore::ListMatchIds(

@@ -26,6 +26,7 @@
 #ifndef MANCALA_STORAGE_PG_STORE_H_
 #define MANCALA_STORAGE_PG_STORE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -60,6 +61,10 @@ class PgStore final : public Store {
   absl::StatusOr<std::string> FindMatchByInviteCode(
       const std::string& code) override;
   absl::StatusOr<MatchRecord> GetMatch(const std::string& id) override;
+  absl::StatusOr<MatchRecord> FindMatchByRequestId(
+      const std::string& creator_id, const std::string& request_id) override;
+  absl::StatusOr<int> CountWaitingMatches(
+      const std::string& creator_id) override;
   absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) override;
 
@@ -110,6 +115,10 @@ class PgStore final : public Store {
                                     const MoveRow& move);
   // After a commit was cut off: OK if exactly this move is stored.
   absl::Status CheckAppended(const MoveRow& move, absl::Status cut_off);
+  // The first match `query` returns; NOT_FOUND (`missing`) if none.
+  absl::StatusOr<MatchRecord> OneMatch(
+      const char* what, const std::string& missing,
+      const std::function<pqxx::result(pqxx::transaction_base&)>& query);
 
   std::unique_ptr<PgPool> pool_;
 };

@@ -129,6 +129,18 @@ CREATE TABLE audit_log (
   reason  TEXT NOT NULL
 );
 )sql",
+      // 3: CreateMatch request ids (unique per creator), the reason a
+      // match was cancelled, and the waiting matches of each creator
+      // (--max-waiting-matches-per-player counts them).
+      R"sql(
+ALTER TABLE matches ADD COLUMN request_id TEXT;
+ALTER TABLE matches ADD COLUMN request_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN cancel_reason TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX matches_by_request ON matches (created_by, request_id)
+  WHERE request_id IS NOT NULL;
+CREATE INDEX matches_waiting_by_creator ON matches (created_by)
+  WHERE status = 'waiting';
+)sql",
   };
   return kMigrations;
 }

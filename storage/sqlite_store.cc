@@ -28,7 +28,8 @@ constexpr char kMatchColumns[] =
     "m.id, m.game, m.options, m.first_seat, m.status, m.ply, m.created_by, "
     "m.created_at_ms, m.updated_at_ms, m.ended_at_ms, m.result, m.ranked, "
     "m.turn_limit_s, m.invite_code, m.rotate_first_player, m.rematch_of, "
-    "m.rematch_id, m.voided, m.void_reason";
+    "m.rematch_id, m.voided, m.void_reason, m.request_id, m.request_hash, "
+    "m.cancel_reason";
 
 constexpr char kMoveColumns[] =
     "ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, request_id, "
@@ -226,13 +227,26 @@ void SqliteStore::WriteSeats(Connection& c, const MatchRecord& m) {
 
 absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
   return Write("create match", [&](Connection& c) {
+    if (!m.request_id.empty()) {
+      // Checked here, not left to the unique index: a constraint failure
+      // inside a group commit would fail the whole batch.
+      auto dup = c.Prepare(
+          "SELECT 1 FROM matches WHERE created_by = ? AND request_id = ?");
+      dup->bind(1, m.created_by);
+      dup->bind(2, m.request_id);
+      if (dup->executeStep()) {
+        return absl::AlreadyExistsError("request id " + m.request_id +
+                                        " already made a match");
+      }
+    }
     {
       auto q = c.Prepare(
           "INSERT INTO matches (id, game, options, first_seat, status, ply, "
           "created_by, created_at_ms, updated_at_ms, ended_at_ms, result, "
           "ranked, turn_limit_s, invite_code, rotate_first_player, "
-          "rematch_of, rematch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-          "?, ?, ?, ?, ?, ?)");
+          "rematch_of, rematch_id, request_id, request_hash, cancel_reason) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+          "?)");
       q->bind(1, m.id);
       q->bind(2, m.game);
       q->bind(3, nlohmann::json(m.options).dump());
@@ -250,6 +264,9 @@ absl::Status SqliteStore::CreateMatch(const MatchRecord& m) {
       q->bind(15, m.rotate_first_player ? 1 : 0);
       BindOrNull(*q, 16, m.rematch_of);
       BindOrNull(*q, 17, m.rematch_id);
+      BindOrNull(*q, 18, m.request_id);
+      q->bind(19, m.request_hash);
+      q->bind(20, m.cancel_reason);
       q->exec();
     }
     WriteSeats(c, m);
@@ -273,14 +290,16 @@ absl::Status SqliteStore::UpdateMatch(const MatchRecord& m) {
     {
       auto q = c.Prepare(
           "UPDATE matches SET status = ?, invite_code = ?, updated_at_ms = ?, "
-          "ended_at_ms = ?, result = ?, rematch_id = ? WHERE id = ?");
+          "ended_at_ms = ?, result = ?, rematch_id = ?, cancel_reason = ? "
+          "WHERE id = ?");
       q->bind(1, StatusName(m.status));
       BindOrNull(*q, 2, m.invite_code);
       q->bind(3, static_cast<int64_t>(m.updated_at_ms));
       q->bind(4, static_cast<int64_t>(m.ended_at_ms));
       q->bind(5, m.result.data(), static_cast<int>(m.result.size()));
       BindOrNull(*q, 6, m.rematch_id);
-      q->bind(7, m.id);
+      q->bind(7, m.cancel_reason);
+      q->bind(8, m.id);
       if (q->exec() == 0) return absl::NotFoundError("match " + m.id);
     }
     WriteSeats(c, m);
@@ -328,6 +347,9 @@ bool SqliteStore::ReadMatch(Connection& c, const std::string& id,
     m.rematch_id = q->getColumn(16).getString();
     m.voided = q->getColumn(17).getInt() != 0;
     m.void_reason = q->getColumn(18).getString();
+    m.request_id = q->getColumn(19).getString();
+    m.request_hash = q->getColumn(20).getString();
+    m.cancel_reason = q->getColumn(21).getString();
   }
   auto qs = c.Prepare(
       "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
@@ -347,6 +369,40 @@ bool SqliteStore::ReadMatch(Connection& c, const std::string& id,
 absl::StatusOr<MatchRecord> SqliteStore::GetMatch(const std::string& id) {
   return ReadAs<MatchRecord>("get match", [&](Connection& c, MatchRecord& out) {
     if (!ReadMatch(c, id, &out)) return absl::NotFoundError("match " + id);
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<MatchRecord> SqliteStore::FindMatchByRequestId(
+    const std::string& creator_id, const std::string& request_id) {
+  return ReadAs<MatchRecord>(
+      "find match by request id", [&](Connection& c, MatchRecord& out) {
+        std::string id;
+        {
+          auto q = c.Prepare(
+              "SELECT id FROM matches WHERE created_by = ? AND request_id = "
+              "?");
+          q->bind(1, creator_id);
+          q->bind(2, request_id);
+          if (!q->executeStep()) {
+            return absl::NotFoundError("no match has this request id");
+          }
+          id = q->getColumn(0).getString();
+        }
+        if (!ReadMatch(c, id, &out)) return absl::NotFoundError("match " + id);
+        return absl::OkStatus();
+      });
+}
+
+absl::StatusOr<int> SqliteStore::CountWaitingMatches(
+    const std::string& creator_id) {
+  return ReadAs<int>("count waiting matches", [&](Connection& c, int& out) {
+    auto q = c.Prepare(
+        "SELECT count(*) FROM matches WHERE created_by = ? AND status = "
+        "'waiting'");
+    q->bind(1, creator_id);
+    q->executeStep();
+    out = q->getColumn(0).getInt();
     return absl::OkStatus();
   });
 }

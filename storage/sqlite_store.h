@@ -85,6 +85,10 @@ class SqliteStore final : public Store {
   absl::StatusOr<MoveRow> FindMoveByRequestId(
       const std::string& match_id, const std::string& request_id) override;
   absl::StatusOr<MatchRecord> GetMatch(const std::string& id) override;
+  absl::StatusOr<MatchRecord> FindMatchByRequestId(
+      const std::string& creator_id, const std::string& request_id) override;
+  absl::StatusOr<int> CountWaitingMatches(
+      const std::string& creator_id) override;
   absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) override;
 

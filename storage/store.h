@@ -19,7 +19,8 @@
 //   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
 // Interface changes are additive only (another backend implements it); the
-// UNAVAILABLE case above was added for busy timeouts and closing (issue 18).
+// UNAVAILABLE case above was added for busy timeouts and closing (issue 18),
+// FindMatchByRequestId and CountWaitingMatches for CreateMatch's limits.
 //
 // Times are milliseconds since the Unix epoch (UTC).
 
@@ -84,6 +85,14 @@ struct MatchRecord {
   std::string rematch_id;  // The rematch made from this one.
   bool voided = false;     // Voided by an admin (VoidMatch).
   std::string void_reason;
+  // CreateMatch's request id (AIP-155), unique per creator when set, and a
+  // fingerprint of that request (opaque to storage): a retry is recognised
+  // by both, a reused id by the fingerprint alone.
+  std::string request_id;
+  std::string request_hash;
+  // Why a cancelled match was cancelled (opaque to storage; the service
+  // writes "creator" or "expired"; rows older than the column read "").
+  std::string cancel_reason;
 };
 
 // A Glicko-2 rating (rating points, RD points, volatility).
@@ -186,6 +195,15 @@ class Store {
   virtual absl::StatusOr<std::string> FindMatchByInviteCode(
       const std::string& code) = 0;
   virtual absl::StatusOr<MatchRecord> GetMatch(const std::string& id) = 0;
+  // The match `creator_id` created with CreateMatch request id
+  // `request_id`; NOT_FOUND if none. CreateMatch of a second match with the
+  // same (created_by, request_id) is ALREADY_EXISTS, nothing written.
+  virtual absl::StatusOr<MatchRecord> FindMatchByRequestId(
+      const std::string& creator_id, const std::string& request_id) = 0;
+  // How many matches `creator_id` created are WAITING (served by an index
+  // of waiting matches; storage/schema.cc migration 3).
+  virtual absl::StatusOr<int> CountWaitingMatches(
+      const std::string& creator_id) = 0;
   // Ids of matches with the given status, oldest first.
   virtual absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) = 0;

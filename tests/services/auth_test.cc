@@ -49,6 +49,16 @@ class CountingStore final : public Store {
     return inner_.GetMatch(id);
   }
 
+  absl::StatusOr<MatchRecord> FindMatchByRequestId(
+      const std::string& creator_id, const std::string& request_id) override {
+    return inner_.FindMatchByRequestId(creator_id, request_id);
+  }
+
+  absl::StatusOr<int> CountWaitingMatches(
+      const std::string& creator_id) override {
+    return inner_.CountWaitingMatches(creator_id);
+  }
+
   absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) override {
     return inner_.ListMatchIds(status);

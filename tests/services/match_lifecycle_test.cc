@@ -47,13 +47,6 @@ class LifecycleTest : public ServiceTest {
     EXPECT_TRUE(matches_->ListMoves(ctx.get(), req, &resp).ok());
     return {resp.moves().begin(), resp.moves().end()};
   }
-  grpc::Status Join(const TestPlayer& p, const std::string& code,
-                    v1::Match* out) {
-    v1::JoinMatchRequest req;
-    req.set_invite_code(code);
-    auto ctx = Ctx(p.token);
-    return matches_->JoinMatch(ctx.get(), req, out);
-  }
   grpc::Status Resign(const TestPlayer& p, const std::string& match,
                       v1::Match* out) {
     v1::ResignRequest req;

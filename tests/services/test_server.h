@@ -184,6 +184,15 @@ class ServiceTest : public ::testing::Test {
     return matches_->SubmitMove(ctx.get(), req, out);
   }
 
+  // JoinMatch by invite code.
+  grpc::Status Join(const TestPlayer& p, const std::string& code,
+                    v1::Match* out) {
+    v1::JoinMatchRequest req;
+    req.set_invite_code(code);
+    auto ctx = Ctx(p.token);
+    return matches_->JoinMatch(ctx.get(), req, out);
+  }
+
   v1::Match Get(const std::string& match) {
     v1::GetMatchRequest req;
     req.set_name(match);

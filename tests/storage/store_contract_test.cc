@@ -207,6 +207,75 @@ TEST_P(StoreContract, ForeignDatabaseIsRefused) {
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
 }
 
+// CreateMatch request ids: one match per (creator, id), found again after
+// a reopen with its fingerprint; another creator's equal id is its own.
+TEST_P(StoreContract, ARequestIdMakesOneMatchPerCreator) {
+  MatchRecord m = SampleMatch("m1");
+  m.request_id = "r-1";
+  m.request_hash = "hash-a";
+  {
+    auto store = Open();
+    ASSERT_TRUE(store->CreateMatch(m).ok());
+    MatchRecord again = SampleMatch("m2");
+    again.request_id = "r-1";
+    again.request_hash = "hash-b";
+    absl::Status dup = store->CreateMatch(again);
+    EXPECT_TRUE(absl::IsAlreadyExists(dup)) << dup;
+    EXPECT_TRUE(absl::IsNotFound(store->GetMatch("m2").status()));
+    MatchRecord other = SampleMatch("m3");
+    other.created_by = "p2";
+    other.seats[0].player_id = "p2";
+    other.request_id = "r-1";
+    ASSERT_TRUE(store->CreateMatch(other).ok());
+    // Matches without a request id never collide.
+    ASSERT_TRUE(store->CreateMatch(SampleMatch("m4")).ok());
+    ASSERT_TRUE(store->CreateMatch(SampleMatch("m5")).ok());
+  }
+  auto store = Open();
+  auto found = store->FindMatchByRequestId("p1", "r-1");
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->id, "m1");
+  EXPECT_EQ(found->request_id, "r-1");
+  EXPECT_EQ(found->request_hash, "hash-a");
+  EXPECT_EQ(found->seats.size(), 2u);
+  EXPECT_EQ(store->FindMatchByRequestId("p2", "r-1")->id, "m3");
+  EXPECT_TRUE(
+      absl::IsNotFound(store->FindMatchByRequestId("p1", "r-2").status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(store->FindMatchByRequestId("p3", "r-1").status()));
+}
+
+// Only the creator's WAITING matches count; the cancel reason round-trips.
+TEST_P(StoreContract, WaitingMatchesAreCountedPerCreator) {
+  auto store = Open();
+  for (const char* id : {"w1", "w2", "w3"}) {
+    MatchRecord m = SampleMatch(id);
+    m.status = MatchStatus::kWaiting;
+    m.seats[1] = {SeatRecord::Kind::kOpen, "", 0};
+    m.invite_code = std::string("CODE") + id;
+    ASSERT_TRUE(store->CreateMatch(m).ok());
+  }
+  ASSERT_TRUE(store->CreateMatch(SampleMatch("live")).ok());
+  MatchRecord theirs = SampleMatch("theirs");
+  theirs.created_by = "p2";
+  theirs.status = MatchStatus::kWaiting;
+  ASSERT_TRUE(store->CreateMatch(theirs).ok());
+  EXPECT_EQ(*store->CountWaitingMatches("p1"), 3);
+  EXPECT_EQ(*store->CountWaitingMatches("p2"), 1);
+  EXPECT_EQ(*store->CountWaitingMatches("nobody"), 0);
+
+  MatchRecord expired = *store->GetMatch("w2");
+  EXPECT_EQ(expired.cancel_reason, "");
+  expired.status = MatchStatus::kCancelled;
+  expired.invite_code.clear();
+  expired.cancel_reason = "expired";
+  ASSERT_TRUE(store->UpdateMatch(expired).ok());
+  EXPECT_EQ(*store->CountWaitingMatches("p1"), 2);
+  EXPECT_EQ(store->GetMatch("w2")->cancel_reason, "expired");
+  EXPECT_TRUE(
+      absl::IsNotFound(store->FindMatchByInviteCode("CODEw2").status()));
+}
+
 TEST_P(StoreContract, ReopeningAMigratedDatabaseKeepsItsRecords) {
   {
     auto store = Open();
