@@ -1,10 +1,14 @@
 #include "services/matchmaker.h"
 
+#include <google/protobuf/util/json_util.h>
+
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "engine/rules.h"
 #include "ratings/glicko2.h"
+#include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
 
@@ -20,15 +24,33 @@ std::string QueueKey(const MatchShape& shape, bool ranked) {
   return key;
 }
 
+// The queue as GetQueueStats lists it (without its count), as JSON: the
+// queue_info every node can read back.
+std::string QueueInfo(const MatchShape& shape, bool ranked) {
+  v1::QueueStats::Queue q;
+  q.set_game(GameFromName(shape.game));
+  q.mutable_options()->insert(shape.options.begin(), shape.options.end());
+  q.set_players(shape.seats);
+  q.set_ranked(ranked);
+  q.set_turn_time_limit_seconds(shape.turn_limit_s);
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(q, &json);
+  return json;
+}
+
 }  // namespace
 
 Matchmaker::Matchmaker(LiveMatches& matches, storage::Store& store,
-                       const Clock& clock, MatchmakerOptions options)
-    : matches_(matches), store_(store), clock_(clock), options_(options) {}
+                       storage::MatchQueue& queue, const Clock& clock,
+                       MatchmakerOptions options)
+    : matches_(matches),
+      store_(store),
+      queue_(queue),
+      clock_(clock),
+      options_(options) {}
 
-double Matchmaker::Window(const Entry& e, int64_t now) const {
-  return options_.window_start +
-         options_.window_growth * (now - e.enqueued_ms) / 1000.0;
+double Matchmaker::Window(int64_t waited_ms) const {
+  return options_.window_start + options_.window_growth * waited_ms / 1000.0;
 }
 
 grpc::Status Matchmaker::Enqueue(const std::string& player_id,
@@ -48,8 +70,12 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
         "accept_cpu_opponent is for casual queues only; ranked "
         "matches against the CPU are never rated");
   }
-  Entry entry;
+  storage::QueueEntry entry;
+  entry.search_id = NewId();
   entry.player_id = player_id;
+  entry.node_id = queue_.node_id();
+  entry.queue_key = QueueKey(shape, ranked);
+  entry.queue_info = QueueInfo(shape, ranked);
   entry.rating = ratings::kNewPlayer.rating;
   if (ranked) {
     auto rated = store_.GetRatings(shape.game, {player_id});
@@ -57,143 +83,199 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
     if (!rated->empty()) entry.rating = (*rated)[0].value.rating;
   }
   entry.accept_cpu = request.accept_cpu_opponent();
-  entry.sink = std::move(sink);
-  std::vector<Formed> formed;
+  const grpc::Status already =
+      Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
+            "you are already searching for a match; cancel that search "
+            "first");
   {
+    // Known here before the queue has it, so a claim by another thread
+    // always finds the stream.
     absl::MutexLock lock(&mu_);
     if (closed_) return ShuttingDown("search again");
-    if (queue_of_.count(player_id) > 0) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
-                   "you are already searching for a match; cancel that "
-                   "search first");
-    }
-    const int64_t now = clock_.NowMs();
-    entry.enqueued_ms = now;
-    const std::string key = QueueKey(shape, ranked);
-    Queue& q = queues_[key];
-    q.shape = shape;
-    q.ranked = ranked;
-    q.entries.push_back(std::move(entry));
-    queue_of_[player_id] = key;
-    FormGroups(q, now, &formed);
-    SendUpdates(q, now);
+    if (local_.count(player_id) > 0) return already;
+    Local& l = local_[player_id];
+    l.search_id = entry.search_id;
+    l.queue_key = entry.queue_key;
+    l.ranked = ranked;
+    l.enqueued_ms = clock_.NowMs();
+    l.sink = std::move(sink);
+    queues_[entry.queue_key] = Queue{shape, ranked};
   }
-  Start(std::move(formed));
+  if (absl::Status s = queue_.Add(entry); !s.ok()) {
+    absl::MutexLock lock(&mu_);
+    local_.erase(player_id);
+    return absl::IsAlreadyExists(s) ? already : FromStorage(s);
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = local_.find(player_id);
+    if (it != local_.end() && it->second.search_id == entry.search_id) {
+      it->second.added = true;
+    }
+  }
+  Form(entry.queue_key);
+  SendUpdates(entry.queue_key);
   return grpc::Status::OK;
 }
 
 void Matchmaker::Leave(const std::string& player_id,
                        const std::shared_ptr<FindSink>& sink) {
-  absl::MutexLock lock(&mu_);
-  auto it = queue_of_.find(player_id);
-  if (it == queue_of_.end()) return;
-  Queue& q = queues_[it->second];
-  auto e = std::find_if(q.entries.begin(), q.entries.end(),
-                        [&](const Entry& x) { return x.sink == sink; });
-  if (e == q.entries.end()) return;  // A newer search of the same player.
-  q.entries.erase(e);
-  queue_of_.erase(it);
+  std::string search_id;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = local_.find(player_id);
+    // None, or a newer search of the same player.
+    if (it == local_.end() || it->second.sink != sink) return;
+    search_id = it->second.search_id;
+    local_.erase(it);
+  }
+  // If this fails, the next Tick removes the row (no stream holds it).
+  (void)queue_.Remove(search_id);
 }
 
-bool Matchmaker::Cancel(const std::string& player_id) {
+grpc::Status Matchmaker::Cancel(const std::string& player_id, bool* cancelled) {
+  auto removed = queue_.Cancel(player_id);
+  if (!removed.ok()) return FromStorage(removed.status());
+  *cancelled = *removed;
+  if (!*removed) return grpc::Status::OK;
   std::shared_ptr<FindSink> sink;
   {
     absl::MutexLock lock(&mu_);
-    auto it = queue_of_.find(player_id);
-    if (it == queue_of_.end()) return false;
-    Queue& q = queues_[it->second];
-    auto e =
-        std::find_if(q.entries.begin(), q.entries.end(),
-                     [&](const Entry& x) { return x.player_id == player_id; });
-    if (e != q.entries.end()) {
-      sink = e->sink;
-      q.entries.erase(e);
-    }
-    queue_of_.erase(it);
+    auto it = local_.find(player_id);
+    if (it == local_.end()) return grpc::Status::OK;  // Another node's.
+    sink = it->second.sink;
+    local_.erase(it);
   }
-  if (sink) {
-    sink->Close(grpc::Status(grpc::StatusCode::CANCELLED,
-                             "you left the queue (CancelFind)"));
-  }
-  return true;
+  sink->Close(grpc::Status(grpc::StatusCode::CANCELLED,
+                           "you left the queue (CancelFind)"));
+  return grpc::Status::OK;
 }
 
-void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
-  absl::MutexLock lock(&mu_);
+grpc::Status Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
+  auto counts = queue_.Counts();
+  if (!counts.ok()) return FromStorage(counts.status());
   int total = 0;
-  for (const auto& [key, q] : queues_) {
-    if (q.entries.empty()) continue;
-    if (game != v1::GAME_UNSPECIFIED && GameFromName(q.shape.game) != game) {
-      continue;
+  for (const storage::QueueCount& c : *counts) {
+    v1::QueueStats::Queue q;
+    if (!google::protobuf::util::JsonStringToMessage(c.queue_info, &q).ok()) {
+      continue;  // Written by a newer build: counted in its own listing.
     }
-    v1::QueueStats::Queue* s = out->add_queues();
-    s->set_game(GameFromName(q.shape.game));
-    s->mutable_options()->insert(q.shape.options.begin(),
-                                 q.shape.options.end());
-    s->set_players(q.shape.seats);
-    s->set_ranked(q.ranked);
-    s->set_turn_time_limit_seconds(q.shape.turn_limit_s);
-    s->set_searching(q.entries.size());
-    total += q.entries.size();
+    if (game != v1::GAME_UNSPECIFIED && q.game() != game) continue;
+    q.set_searching(c.searching);
+    *out->add_queues() = std::move(q);
+    total += c.searching;
   }
   out->set_searching(total);
+  return grpc::Status::OK;
 }
 
 void Matchmaker::Tick() {
-  std::vector<Formed> formed;
+  // Searches this node held before asking the queue: one the queue no
+  // longer has was cancelled on another node (or expired).
+  std::map<std::string, std::string> before;  // Search id -> player.
   {
     absl::MutexLock lock(&mu_);
-    const int64_t now = clock_.NowMs();
-    for (auto& [key, q] : queues_) {
-      FormGroups(q, now, &formed);
-      SendUpdates(q, now);
+    for (const auto& [player, l] : local_) {
+      if (l.added) before[l.search_id] = player;
     }
   }
-  Start(std::move(formed));
+  auto own = queue_.Refresh();
+  if (own.ok()) {
+    std::set<std::string> held;
+    for (const storage::OwnSearch& s : *own) {
+      held.insert(s.search_id);
+      if (!s.match_id.empty()) {
+        Deliver(s.player_id, s.search_id, s.match_id, s.seat);
+        continue;
+      }
+      bool streamed = false;
+      {
+        absl::MutexLock lock(&mu_);
+        auto it = local_.find(s.player_id);
+        streamed = it != local_.end() && it->second.search_id == s.search_id;
+      }
+      // A row whose stream ended without removing it (the database was
+      // away): nobody can be told of a match for it.
+      if (!streamed) (void)queue_.Remove(s.search_id);
+    }
+    for (const auto& [search_id, player] : before) {
+      if (held.count(search_id) == 0) {
+        End(player, search_id,
+            grpc::Status(grpc::StatusCode::CANCELLED,
+                         "you left the queue (CancelFind)"));
+      }
+    }
+  }
+  std::set<std::string> keys;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [player, l] : local_) keys.insert(l.queue_key);
+  }
+  for (const std::string& key : keys) Form(key);
+  SendUpdates("");
 }
 
 void Matchmaker::CloseAll() {
-  std::vector<std::shared_ptr<FindSink>> sinks;
+  std::vector<std::pair<std::string, std::string>> ends;  // Player, search.
   {
     absl::MutexLock lock(&mu_);
     closed_ = true;
-    for (auto& [key, q] : queues_) {
-      for (Entry& e : q.entries) sinks.push_back(e.sink);
-      q.entries.clear();
-    }
-    queue_of_.clear();
+    for (const auto& [player, l] : local_)
+      ends.push_back({player, l.search_id});
   }
-  for (auto& sink : sinks) {
-    sink->Close(ShuttingDown("search again"));
+  for (const auto& [player, search_id] : ends) {
+    End(player, search_id, ShuttingDown("search again"));
   }
 }
 
-void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
-  std::vector<bool> taken(q.entries.size(), false);
+void Matchmaker::Form(const std::string& key) {
+  Queue q;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = queues_.find(key);
+    if (it == queues_.end()) return;
+    q = it->second;
+  }
+  std::vector<Formed> formed;
+  absl::Status s = queue_.Claim(
+      key, [&](const std::vector<storage::QueueEntry>& searching, int64_t now) {
+        return FormGroups(q, searching, now, &formed);
+      });
+  if (!s.ok()) return;  // Nothing was claimed: the next Tick tries again.
+  Start(std::move(formed));
+}
+
+std::vector<size_t> Matchmaker::FormGroups(
+    const Queue& q, const std::vector<storage::QueueEntry>& s, int64_t now,
+    std::vector<Formed>* out) const {
+  std::vector<bool> taken(s.size(), false);
+  std::vector<size_t> claimed;
   auto form = [&](std::vector<size_t> members) {
     Formed f;
     f.match.shape = q.shape;
     f.match.ranked = q.ranked;
     for (size_t m : members) {
       taken[m] = true;
-      f.members.push_back(q.entries[m]);
+      claimed.push_back(m);
+      f.members.push_back(s[m]);
       f.match.seats.push_back(
-          {storage::SeatRecord::Kind::kPlayer, q.entries[m].player_id, 0});
+          {storage::SeatRecord::Kind::kPlayer, s[m].player_id, 0});
     }
     f.match.creator_id = f.members[0].player_id;
     out->push_back(std::move(f));
   };
   // Oldest first: the longest wait is served before anyone who came later.
-  for (size_t i = 0; i < q.entries.size(); ++i) {
+  for (size_t i = 0; i < s.size(); ++i) {
     if (taken[i]) continue;
-    const Entry& oldest = q.entries[i];
+    const storage::QueueEntry& oldest = s[i];
     std::vector<std::pair<double, size_t>> near;  // (distance, index).
-    for (size_t j = i + 1; j < q.entries.size(); ++j) {
+    for (size_t j = i + 1; j < s.size(); ++j) {
       if (taken[j]) continue;
-      const double d =
-          q.ranked ? std::abs(q.entries[j].rating - oldest.rating) : 0.0;
+      const double d = q.ranked ? std::abs(s[j].rating - oldest.rating) : 0.0;
       // The oldest has the widest window; casual queues take anyone.
-      if (!q.ranked || d <= Window(oldest, now)) near.push_back({d, j});
+      if (!q.ranked || d <= Window(now - oldest.enqueued_ms)) {
+        near.push_back({d, j});
+      }
     }
     if (static_cast<int>(near.size()) >= q.shape.seats - 1) {
       // Closest ratings first; equal distances by arrival (stable sort).
@@ -217,34 +299,37 @@ void Matchmaker::FormGroups(Queue& q, int64_t now, std::vector<Formed>* out) {
       }
     }
   }
-  std::vector<Entry> left;
-  for (size_t i = 0; i < q.entries.size(); ++i) {
-    if (taken[i]) {
-      queue_of_.erase(q.entries[i].player_id);
-    } else {
-      left.push_back(std::move(q.entries[i]));
-    }
-  }
-  q.entries = std::move(left);
+  return claimed;
 }
 
-void Matchmaker::SendUpdates(Queue& q, int64_t now) {
-  const int searching = static_cast<int>(q.entries.size());
-  for (Entry& e : q.entries) {
-    const int64_t since = now - e.last_update_ms;
+void Matchmaker::SendUpdates(const std::string& key) {
+  auto counts = queue_.Counts();
+  if (!counts.ok()) return;  // The next Tick tries again.
+  std::map<std::string, int> searching;
+  for (const storage::QueueCount& c : *counts) {
+    searching[c.queue_key] = c.searching;
+  }
+  absl::MutexLock lock(&mu_);
+  const int64_t now = clock_.NowMs();
+  for (auto& [player, l] : local_) {
+    if (!l.added || (!key.empty() && l.queue_key != key)) continue;
+    const int n = searching[l.queue_key];
+    const int64_t since = now - l.last_update_ms;
     // Due every update_every_ms, and soon after the count changed (a seed
     // page shows "N searching" live), but at most every kMinUpdateGapMs.
-    const bool due = since >= options_.update_every_ms ||
-                     (searching != e.last_searching &&
-                      since >= MatchmakerOptions::kMinUpdateGapMs);
+    const bool due =
+        since >= options_.update_every_ms ||
+        (n != l.last_searching && since >= MatchmakerOptions::kMinUpdateGapMs);
     if (!due) continue;
-    e.last_update_ms = now;
-    e.last_searching = searching;
+    l.last_update_ms = now;
+    l.last_searching = n;
     v1::FindMatchUpdate u;
-    u.mutable_waiting()->set_searching(q.entries.size());
-    u.mutable_waiting()->set_waited_seconds((now - e.enqueued_ms) / 1000);
-    if (q.ranked) u.mutable_waiting()->set_rating_window(Window(e, now));
-    e.sink->Push(u);
+    u.mutable_waiting()->set_searching(n);
+    u.mutable_waiting()->set_waited_seconds((now - l.enqueued_ms) / 1000);
+    if (l.ranked) {
+      u.mutable_waiting()->set_rating_window(Window(now - l.enqueued_ms));
+    }
+    l.sink->Push(u);
   }
 }
 
@@ -252,17 +337,57 @@ void Matchmaker::Start(std::vector<Formed> formed) {
   for (Formed& f : formed) {
     v1::Match match;
     grpc::Status s = matches_.Create(f.match, &match);
+    std::vector<std::string> back;  // Other nodes' searchers: search again.
     for (size_t seat = 0; seat < f.members.size(); ++seat) {
-      if (!s.ok()) {
-        f.members[seat].sink->Close(s);
-        continue;
+      const storage::QueueEntry& m = f.members[seat];
+      const bool mine = m.node_id == queue_.node_id();
+      if (s.ok() && mine) {
+        Deliver(m.player_id, m.search_id, match.name(), seat);
+      } else if (s.ok()) {
+        // Its node delivers it on its next Tick. If this fails, the claim
+        // lapses and the searcher is searching again.
+        (void)queue_.Assign(m.search_id, match.name(), seat);
+      } else if (mine) {
+        End(m.player_id, m.search_id, s);
+      } else {
+        back.push_back(m.search_id);
       }
+    }
+    (void)queue_.Release(back);
+  }
+}
+
+void Matchmaker::Deliver(const std::string& player_id,
+                         const std::string& search_id, const std::string& match,
+                         int seat) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = local_.find(player_id);
+    if (it != local_.end() && it->second.search_id == search_id) {
       v1::FindMatchUpdate u;
-      u.mutable_found()->set_match(match.name());
+      u.mutable_found()->set_match(match);
       u.mutable_found()->set_seat(seat);
-      f.members[seat].sink->Push(u, /*last=*/true);
+      // Under mu_ with the erase: no QueueState follows the match.
+      it->second.sink->Push(u, /*last=*/true);
+      local_.erase(it);
     }
   }
+  (void)queue_.Remove(search_id);
+}
+
+void Matchmaker::End(const std::string& player_id, const std::string& search_id,
+                     const grpc::Status& status) {
+  std::shared_ptr<FindSink> sink;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = local_.find(player_id);
+    if (it != local_.end() && it->second.search_id == search_id) {
+      sink = it->second.sink;
+      local_.erase(it);
+    }
+  }
+  (void)queue_.Remove(search_id);
+  if (sink) sink->Close(status);
 }
 
 }  // namespace mancala::services

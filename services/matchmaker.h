@@ -11,12 +11,23 @@
 // skipped forever by later arrivals. Casual players who accept it get CPU
 // opponents after `cpu_fallback_ms`.
 //
+// The searches live in a storage::MatchQueue: in memory on one node
+// (SQLite), or rows in PostgreSQL shared by every node, so that players
+// searching on different nodes pair with each other and "N searching"
+// counts the whole site. This class is the one matchmaking logic for both:
+// it holds the streams of its own node's searchers, claims groups from the
+// queue (a claim is atomic across nodes: nobody is paired twice), creates
+// their match and tells its own searchers at once and the other nodes'
+// through the queue (they see it on their next Tick).
+//
 // Matches are created through LiveMatches, so they have everything matches
-// have (clock, presence, CPU stand-in, rating). Time comes from the
-// injected Clock; Tick() widens windows, forms matches and sends each
-// searcher a QueueState at once, whenever the number searching in its queue
-// changed (at most every kMinUpdateGapMs) and at least every
-// `update_every_ms`.
+// have (clock, presence, CPU stand-in, rating). Waiting times come from the
+// queue's clock (the injected Clock in memory, the database clock on
+// PostgreSQL). Tick() refreshes this node's searches, delivers matches
+// formed elsewhere, ends streams whose search was cancelled on another node,
+// forms matches and sends each searcher a QueueState at once, whenever the
+// number searching in its queue changed (at most every kMinUpdateGapMs) and
+// at least every `update_every_ms`.
 // Thread-safety: all methods from any thread.
 
 #ifndef MANCALA_SERVICES_MATCHMAKER_H_
@@ -34,6 +45,7 @@
 #include "services/clock.h"
 #include "services/event_stream.h"
 #include "services/live_matches.h"
+#include "storage/match_queue.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -52,22 +64,27 @@ struct MatchmakerOptions {
 
 class Matchmaker {
  public:
-  Matchmaker(LiveMatches& matches, storage::Store& store, const Clock& clock,
+  Matchmaker(LiveMatches& matches, storage::Store& store,
+             storage::MatchQueue& queue, const Clock& clock,
              MatchmakerOptions options);
 
   // Puts `player_id` in the queue the request names; `sink` receives the
   // updates and the match. INVALID_ARGUMENT for a bad request;
-  // FAILED_PRECONDITION (ALREADY_SEARCHING) if the player is queued.
+  // FAILED_PRECONDITION (ALREADY_SEARCHING) if the player is queued on
+  // any node; UNAVAILABLE if the queue's database cannot be reached.
   grpc::Status Enqueue(const std::string& player_id,
                        const v1::FindMatchRequest& request,
                        std::shared_ptr<FindSink> sink);
   // The player's stream ended: they leave the queue (if `sink` is theirs).
   void Leave(const std::string& player_id,
              const std::shared_ptr<FindSink>& sink);
-  // Leaves the queue and ends the stream (CANCELLED). False if not queued.
-  bool Cancel(const std::string& player_id);
-  // Searching players per queue of `game` (GAME_UNSPECIFIED: all).
-  void Stats(v1::Game game, v1::QueueStats* out);
+  // Leaves the queue on whatever node the search is, and ends the stream
+  // (CANCELLED; on another node at its next Tick). `*cancelled` is false if
+  // the player was not searching (or their match is already being formed).
+  grpc::Status Cancel(const std::string& player_id, bool* cancelled);
+  // Searching players per queue of `game` (GAME_UNSPECIFIED: all), on
+  // every node. UNAVAILABLE if the queue's database cannot be reached.
+  grpc::Status Stats(v1::Game game, v1::QueueStats* out);
   // Forms the matches that are due and sends the updates that are due.
   void Tick();
   // Ends every search (UNAVAILABLE: search again), for shutdown; an
@@ -75,46 +92,62 @@ class Matchmaker {
   void CloseAll();
 
  private:
-  struct Entry {
-    std::string player_id;
-    double rating = 0;
-    int64_t enqueued_ms = 0;
+  // A searcher whose stream is on this node.
+  struct Local {
+    std::string search_id;
+    std::string queue_key;
+    bool ranked = false;
+    int64_t enqueued_ms = 0;  // This node's clock (waited_seconds).
     // None sent yet: far in the past, so the first update is due at once.
     int64_t last_update_ms = std::numeric_limits<int64_t>::min() / 2;
     int last_searching = 0;  // `searching` in the last update.
-    bool accept_cpu = false;
+    bool added = false;      // The queue holds the search.
     std::shared_ptr<FindSink> sink;
   };
   struct Queue {
     MatchShape shape;  // shape.seats players per match.
     bool ranked = false;
-    std::vector<Entry> entries;  // Arrival order.
   };
-  // A match to create: the members (removed from their queue) and shape.
+  // A match to create: the claimed members and the shape.
   struct Formed {
     NewMatch match;
-    std::vector<Entry> members;  // members[i] sits in seat i.
+    std::vector<storage::QueueEntry> members;  // members[i] sits in seat i.
   };
 
-  double Window(const Entry& e, int64_t now) const;
-  // Takes the groups that can play now out of `q` (one of queues_).
-  void FormGroups(Queue& q, int64_t now, std::vector<Formed>* out)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sends QueueStates that are due (FindSink locks are taken under mu_).
-  void SendUpdates(Queue& q, int64_t now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  double Window(int64_t waited_ms) const;
+  // The groups that can play now among `searching` (oldest first), added
+  // to `out`; returns the indexes of their members. Pure.
+  std::vector<size_t> FormGroups(const Queue& q,
+                                 const std::vector<storage::QueueEntry>& s,
+                                 int64_t now, std::vector<Formed>* out) const;
+  // Claims and starts the matches due in queue `key`.
+  void Form(const std::string& key) ABSL_LOCKS_EXCLUDED(mu_);
+  // Sends QueueStates that are due, to searchers of `key` (all if empty),
+  // with the site-wide counts (FindSink locks are taken under mu_).
+  void SendUpdates(const std::string& key) ABSL_LOCKS_EXCLUDED(mu_);
   // Creates the matches (match locks) and tells the members: without mu_,
   // which is never held while taking a LiveMatches lock.
   void Start(std::vector<Formed> formed) ABSL_LOCKS_EXCLUDED(mu_);
+  // Sends this node's searcher the match found, ends their stream and
+  // removes the search.
+  void Deliver(const std::string& player_id, const std::string& search_id,
+               const std::string& match, int seat) ABSL_LOCKS_EXCLUDED(mu_);
+  // Ends this node's search `search_id` of `player_id` with `status`
+  // (CloseAll, a failed creation, a cancel) and removes it from the queue.
+  void End(const std::string& player_id, const std::string& search_id,
+           const grpc::Status& status) ABSL_LOCKS_EXCLUDED(mu_);
 
   LiveMatches& matches_;
   storage::Store& store_;
+  storage::MatchQueue& queue_;
   const Clock& clock_;
   const MatchmakerOptions options_;
 
   absl::Mutex mu_;
-  std::map<std::string, Queue> queues_ ABSL_GUARDED_BY(mu_);  // By key.
-  // Player id -> queue key.
-  std::map<std::string, std::string> queue_of_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Local> local_ ABSL_GUARDED_BY(mu_);  // By player.
+  // The shape of every queue key this node has seen (few: one per game,
+  // options, seats, ranking and turn limit).
+  std::map<std::string, Queue> queues_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;  // CloseAll() was called.
 };
 

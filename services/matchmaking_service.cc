@@ -33,8 +33,10 @@ grpc::Status MatchmakingServiceImpl::CancelFind(
       !s.ok()) {
     return s;
   }
-  response->set_cancelled(matchmaker_.Cancel(player.id));
-  return grpc::Status::OK;
+  bool cancelled = false;
+  grpc::Status s = matchmaker_.Cancel(player.id, &cancelled);
+  response->set_cancelled(cancelled);
+  return s;
 }
 
 grpc::Status MatchmakingServiceImpl::GetQueueStats(
@@ -52,8 +54,7 @@ grpc::Status MatchmakingServiceImpl::GetQueueStats(
                  "game must be GAME_UNSPECIFIED (every game), KALAH, OWARE, "
                  "CONGKAK or MANCALA_BASIC");
   }
-  matchmaker_.Stats(request->game(), response);
-  return grpc::Status::OK;
+  return matchmaker_.Stats(request->game(), response);
 }
 
 }  // namespace mancala::services

@@ -198,7 +198,8 @@ std::string Metrics::Render() const {
   w.Family("mancala_watch_streams_open", "gauge", "Open WatchMatch streams.");
   w.Sample("mancala_watch_streams_open", {}, g.watch_streams_open);
   w.Family("mancala_matchmaking_searching_players", "gauge",
-           "Players waiting in FindMatch, by game.");
+           "Players waiting in FindMatch, by game, on every node sharing "
+           "the database.");
   for (const auto& [game, n] : g.searching_by_game) {
     w.Sample("mancala_matchmaking_searching_players", {{"game", game}}, n);
   }

@@ -25,6 +25,7 @@
 #include "services/resource_names.h"
 #include "services/rpc_log.h"
 #include "services/unparsed_request.h"
+#include "storage/open_match_queue.h"
 #include "storage/open_store.h"
 
 namespace mancala::services {
@@ -43,6 +44,7 @@ struct Server::Impl {
   std::unique_ptr<MatchServiceImpl> match_service;
   std::unique_ptr<RatingServiceImpl> rating_service;
   std::unique_ptr<AdminServiceImpl> admin_service;
+  std::unique_ptr<storage::MatchQueue> match_queue;
   std::unique_ptr<Matchmaker> matchmaker;
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
   // What gRPC serves: the services above behind the one catch at the edge.
@@ -197,8 +199,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   mm.cpu_fallback_ms = options.cpu_fallback.count();
   mm.cpu_level = options.standin_level;
   mm.update_every_ms = options.queue_update.count();
-  impl->matchmaker = std::make_unique<Matchmaker>(*impl->matches, *impl->store,
-                                                  *impl->clock, mm);
+  const Clock* clock = impl->clock;
+  auto queue = storage::OpenMatchQueue(
+      options.db_path, options.node_id, [clock] { return clock->NowMs(); },
+      /*test_clock=*/options.clock != nullptr);
+  if (!queue.ok()) return queue.status();
+  impl->match_queue = *std::move(queue);
+  impl->matchmaker = std::make_unique<Matchmaker>(
+      *impl->matches, *impl->store, *impl->match_queue, *impl->clock, mm);
   impl->matchmaking_service =
       std::make_unique<MatchmakingServiceImpl>(*impl->auth, *impl->matchmaker);
 
@@ -329,6 +337,7 @@ void Server::Shutdown() {
   impl_->guarded_matchmaking.reset();
   impl_->matchmaking_service.reset();
   impl_->matchmaker.reset();
+  impl_->match_queue.reset();
   impl_->admin_service.reset();
   impl_->rating_service.reset();
   impl_->match_service.reset();

@@ -35,6 +35,9 @@ struct ServerOptions {
   int db_busy_timeout_ms = 5000;
   int db_read_connections = 4;
   int db_pool_size = 8;  // PostgreSQL connections (fixed pool).
+  // This node's name among the nodes sharing one PostgreSQL database (its
+  // matchmaking searches are tied to it); empty = hostname-pid-random hex.
+  std::string node_id;
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
   std::chrono::milliseconds health_probe{500};

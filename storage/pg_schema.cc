@@ -133,6 +133,28 @@ CREATE UNIQUE INDEX matches_by_request ON matches (created_by, request_id)
 CREATE INDEX matches_waiting_by_creator ON matches (created_by)
   WHERE status = 'waiting';
 )sql",
+      // The matchmaking queue shared by every node (PostgreSQL only; a
+      // SQLite server keeps it in memory): storage/pg_match_queue.h. One
+      // row per search; times are the database's.
+      R"sql(
+CREATE TABLE match_queue (
+  search_id   TEXT COLLATE "C" PRIMARY KEY,
+  arrival     BIGINT GENERATED ALWAYS AS IDENTITY,
+  player_id   TEXT COLLATE "C" NOT NULL UNIQUE,
+  node_id     TEXT NOT NULL,
+  queue_key   TEXT COLLATE "C" NOT NULL,
+  queue_info  TEXT NOT NULL,
+  rating      DOUBLE PRECISION NOT NULL,
+  accept_cpu  BOOLEAN NOT NULL,
+  enqueued_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+  seen_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+  claimed_at  TIMESTAMPTZ,
+  match_id    TEXT COLLATE "C",
+  seat        INTEGER NOT NULL DEFAULT -1
+);
+CREATE INDEX match_queue_by_key ON match_queue (queue_key, arrival);
+CREATE INDEX match_queue_by_node ON match_queue (node_id);
+)sql",
   };
   return kMigrations;
 }

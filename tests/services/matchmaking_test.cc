@@ -312,5 +312,125 @@ TEST_F(MatchmakingTest, AHundredPlayersQueueAtOnceAndAreEachMatchedOnce) {
   EXPECT_EQ(Searching(), 0);
 }
 
+// Two nodes on one PostgreSQL database share one queue (issue 14 item 6):
+// node A is the fixture's server, node B a second one; the tests tick them
+// by hand.
+class TwoNodeMatchmakingTest : public MatchmakingTest {
+ protected:
+  void SetUp() override {
+    MatchmakingTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (db_->backend() != Backend::kPostgres) {
+      GTEST_SKIP() << "nodes share a queue on PostgreSQL only; SQLite is one "
+                      "server per database (the postgres. variant runs this)";
+    }
+    auto b = services::Server::Start(Options());
+    ASSERT_TRUE(b.ok()) << b.status();
+    node_b_ = *std::move(b);
+    matchmaking_b_ = v1::MatchmakingService::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(node_b_->port()),
+                            grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    node_b_.reset();
+    MatchmakingTest::TearDown();
+  }
+  static v1::QueueStats Stats(v1::MatchmakingService::Stub* node) {
+    v1::QueueStats stats;
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(10));
+    EXPECT_TRUE(
+        node->GetQueueStats(&ctx, v1::GetQueueStatsRequest(), &stats).ok());
+    return stats;
+  }
+  std::unique_ptr<services::Server> node_b_;
+  std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_b_;
+};
+
+TEST_F(TwoNodeMatchmakingTest, SearchersOnTwoNodesArePairedIntoOneMatch) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  WaitSearching(1);
+  FindClient fb(matchmaking_b_.get(), b, Kalah());
+  // B pairs them as b arrives and tells b at once; A tells a on its tick.
+  int seat_a = -1, seat_b = -1;
+  const std::string mb = fb.WaitFound(&seat_b);
+  ASSERT_FALSE(mb.empty());
+  EXPECT_EQ(seat_b, 1);
+  server_->Tick();
+  EXPECT_EQ(fa.WaitFound(&seat_a), mb);
+  EXPECT_EQ(seat_a, 0);   // Seats in order of arrival, across nodes.
+  v1::Match m = Get(mb);  // Through A.
+  EXPECT_EQ(m.state(), v1::Match::IN_PROGRESS);
+  EXPECT_EQ(m.seats(0).player(), a.name);
+  EXPECT_EQ(m.seats(1).player(), b.name);
+  ASSERT_TRUE(fa.WaitDone());
+  EXPECT_TRUE(fa.status().ok());
+  EXPECT_EQ(Searching(), 0);
+  EXPECT_EQ(Stats(matchmaking_b_.get()).searching(), 0);
+}
+
+TEST_F(TwoNodeMatchmakingTest, CancelFindOnTheOtherNodeEndsTheSearch) {
+  TestPlayer a = NewPlayer("A");
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  WaitSearching(1);
+  EXPECT_EQ(Stats(matchmaking_b_.get()).searching(), 1);
+  v1::CancelFindRequest req;
+  v1::CancelFindResponse resp;
+  auto ctx = Ctx(a.token);
+  ASSERT_TRUE(matchmaking_b_->CancelFind(ctx.get(), req, &resp).ok());
+  EXPECT_TRUE(resp.cancelled());
+  EXPECT_EQ(Searching(), 0);
+  server_->Tick();  // A sees the search gone and ends the stream.
+  ASSERT_TRUE(fa.WaitDone());
+  EXPECT_EQ(fa.status().error_code(), grpc::StatusCode::CANCELLED);
+  // A search dropped on A leaves the queue for B too.
+  {
+    FindClient again(matchmaking_.get(), a, Kalah());
+    WaitUntil([&] { return Stats(matchmaking_b_.get()).searching() == 1; });
+    EXPECT_EQ(Stats(matchmaking_b_.get()).searching(), 1);
+  }
+  WaitUntil([&] { return Stats(matchmaking_b_.get()).searching() == 0; });
+  EXPECT_EQ(Stats(matchmaking_b_.get()).searching(), 0);
+}
+
+TEST_F(TwoNodeMatchmakingTest, BothNodesCountTheWholeSite) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B"), c = NewPlayer("C");
+  FindClient fa(matchmaking_.get(), a, Kalah());
+  v1::FindMatchRequest oware;
+  oware.set_game(v1::OWARE);
+  FindClient fb(matchmaking_b_.get(), b, oware);
+  WaitSearching(2);
+  for (auto* node : {matchmaking_.get(), matchmaking_b_.get()}) {
+    v1::QueueStats stats = Stats(node);
+    EXPECT_EQ(stats.searching(), 2);
+    ASSERT_EQ(stats.queues_size(), 2);
+    std::map<v1::Game, int> by_game;
+    for (const auto& q : stats.queues()) {
+      by_game[q.game()] = q.searching();
+      EXPECT_EQ(q.players(), 2);
+      EXPECT_FALSE(q.ranked());
+    }
+    EXPECT_EQ(by_game[v1::KALAH], 1);
+    EXPECT_EQ(by_game[v1::OWARE], 1);
+  }
+  // The QueueState a searcher gets counts the other node's searchers too:
+  // a four-seat queue with one searcher on each node.
+  v1::FindMatchRequest basic;
+  basic.set_game(v1::MANCALA_BASIC);
+  basic.set_players(4);
+  FindClient fc(matchmaking_.get(), c, basic);
+  WaitSearching(3);
+  FindClient fd(matchmaking_b_.get(), NewPlayer("D"), basic);
+  WaitSearching(4);
+  clock_.AdvanceMs(1'000);
+  server_->Tick();
+  EXPECT_TRUE(fc.WaitFor([](const auto& events, bool done) {
+    return done || (!events.empty() && events.back().has_waiting() &&
+                    events.back().waiting().searching() == 2);
+  })) << "node A's searcher was never told 2 were searching";
+}
+
 }  // namespace
 }  // namespace mancala::testing

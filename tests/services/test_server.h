@@ -55,6 +55,22 @@ class ServiceTest : public ::testing::Test {
   // Starts (or restarts) the server on the same database.
   void StartServer() {
     server_.reset();
+    auto server = services::Server::Start(Options());
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    channel_ =
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                            grpc::InsecureChannelCredentials());
+    players_ = v1::PlayerService::NewStub(channel_);
+    matches_ = v1::MatchService::NewStub(channel_);
+    ratings_ = v1::RatingService::NewStub(channel_);
+    admin_ = v1::AdminService::NewStub(channel_);
+    matchmaking_ = v1::MatchmakingService::NewStub(channel_);
+  }
+
+  // The options StartServer() uses (a second node on the same PostgreSQL
+  // database takes them too).
+  services::ServerOptions Options() {
     services::ServerOptions options;
     options.address = "127.0.0.1:0";
     options.db_path = db_->url();
@@ -71,17 +87,7 @@ class ServiceTest : public ::testing::Test {
     options.cpu_fallback = std::chrono::milliseconds(30'000);
     options.create_burst = 0;  // Tests create players freely.
     if (configure_) configure_(options);
-    auto server = services::Server::Start(options);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    channel_ =
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                            grpc::InsecureChannelCredentials());
-    players_ = v1::PlayerService::NewStub(channel_);
-    matches_ = v1::MatchService::NewStub(channel_);
-    ratings_ = v1::RatingService::NewStub(channel_);
-    admin_ = v1::AdminService::NewStub(channel_);
-    matchmaking_ = v1::MatchmakingService::NewStub(channel_);
+    return options;
   }
 
   static constexpr char kAdminToken[] = "test-admin-token";

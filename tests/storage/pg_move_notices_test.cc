@@ -13,7 +13,6 @@
 #include <pqxx/pqxx>
 #include <thread>
 
-#include "tests/storage/pg_test_fixture.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
@@ -41,7 +40,7 @@ bool WaitFor(Heard& heard, F condition) {
   return false;
 }
 
-class PgMoveNoticesTest : public PgDatabaseTest {
+class PgMoveNoticesTest : public testing::PostgresTest {
  protected:
   // Listens on a PgMoveNotices of its own, as another node would.
   std::unique_ptr<PgMoveNotices> Listener(Heard& heard) {

@@ -13,16 +13,13 @@
 #include <thread>
 
 #include "storage/pg_schema.h"
-#include "tests/storage/pg_test_fixture.h"
 #include "tests/storage/store_test_fixture.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
 namespace {
 
-using ::mancala::testing::Backend;
-
-using PgStoreTest = PgDatabaseTest;
+using PgStoreTest = testing::PostgresTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
   ASSERT_TRUE(PgStore::Open(db_->url(), 1).ok());

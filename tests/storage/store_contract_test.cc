@@ -18,19 +18,9 @@ namespace mancala::storage {
 namespace {
 
 using ::mancala::testing::Backend;
-using ::mancala::testing::TestDatabase;
 
-class StoreContract : public ::testing::TestWithParam<Backend> {
+class StoreContract : public testing::BackendTest {
  protected:
-  void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(GetParam());
-    auto db = TestDatabase::Create(
-        GetParam(),
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
-  }
-
   absl::StatusOr<std::unique_ptr<Store>> TryOpen() {
     StoreOptions options;
     options.pool_size = 4;
@@ -69,7 +59,6 @@ class StoreContract : public ::testing::TestWithParam<Backend> {
     return SampleMove(ply, seat, pit, match);
   }
 
-  std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<Store> second_;
 };
 
@@ -424,10 +413,7 @@ TEST_P(StoreContract, OnePlayerEndingTwoMatchesAtOnceBothCommit) {
 INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
                          ::testing::Values(Backend::kSqlite,
                                            Backend::kPostgres),
-                         [](const ::testing::TestParamInfo<Backend>& param) {
-                           return std::string(
-                               ::mancala::testing::BackendName(param.param));
-                         });
+                         testing::BackendParamName);
 
 }  // namespace
 }  // namespace mancala::storage

@@ -11,6 +11,8 @@
 #ifndef MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
 #define MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -77,5 +79,39 @@ class TestDatabase {
       }                                                                \
     }                                                                  \
   } while (0)
+
+namespace mancala::testing {
+
+// A fixture with a fresh database per test, named after it, on the backend
+// GetParam() names (PostgreSQL: skipped without a server, failed under
+// CI=true). Instantiate with ::testing::Values(Backend::kSqlite,
+// Backend::kPostgres) and BackendParamName.
+class BackendTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    MANCALA_SKIP_WITHOUT_POSTGRES(backend());
+    auto db = TestDatabase::Create(
+        backend(),
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
+  }
+  virtual Backend backend() const { return GetParam(); }
+  std::unique_ptr<TestDatabase> db_;
+};
+
+// The test name suffix for a Backend parameter: "sqlite" or "postgres".
+inline std::string BackendParamName(
+    const ::testing::TestParamInfo<Backend>& p) {
+  return BackendName(p.param);
+}
+
+// BackendTest on PostgreSQL only, for TEST_F.
+class PostgresTest : public BackendTest {
+ protected:
+  Backend backend() const override { return Backend::kPostgres; }
+};
+
+}  // namespace mancala::testing
 
 #endif  // MANCALA_TESTS_SUPPORT_TEST_DATABASE_H_
