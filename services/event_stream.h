@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "services/mutex.h"
 
 namespace mancala::services {
 
@@ -40,7 +40,7 @@ class EventSink {
   void Push(std::shared_ptr<const Event> event, bool last = false) {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       if (closing_) return;
       if (queue_.size() >= kMaxQueued) {
         queue_.clear();
@@ -61,7 +61,7 @@ class EventSink {
   void Close(const grpc::Status& status) {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       if (closing_) return;
       closing_ = true;
       close_status_ = status;
@@ -102,7 +102,7 @@ class EventSink {
     return nullptr;
   }
 
-  absl::Mutex mu_;
+  Mutex mu_;
   // Null once finishing or done.
   EventReactor<Event>* reactor_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::deque<std::shared_ptr<const Event>> queue_ ABSL_GUARDED_BY(mu_);
@@ -127,7 +127,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void Start() {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->reactor_ = this;
       action = sink_->Pump();
     }
@@ -137,7 +137,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void OnWriteDone(bool ok) override {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->writing_ = false;
       if (!ok) Abandon();  // The client is gone.
       action = sink_->Pump();
@@ -147,7 +147,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void OnCancel() override {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       // Else the write in flight ends with OnWriteDone(false).
       if (!sink_->writing_) Abandon();
       action = sink_->Pump();
@@ -156,7 +156,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   }
   void OnDone() override {
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->reactor_ = nullptr;
       sink_->closing_ = true;
     }

@@ -69,13 +69,13 @@ void LiveMatches::CloseWatchers() {
   closed_ = true;  // Before the snapshot: a later Watch() sees it.
   std::vector<LivePtr> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
-      absl::MutexLock lock(&live->mu);
+      MutexLock lock(&live->mu);
       live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
@@ -108,7 +108,7 @@ absl::Status LiveMatches::LoadActive() {
 
 grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
@@ -117,7 +117,7 @@ grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   }
   LivePtr live;
   if (grpc::Status s = Load(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
   return grpc::Status::OK;
@@ -135,7 +135,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   const engine::Rules& rules = shape.rules;
   auto live = std::make_shared<Live>(
       *record, engine::State(rules, record->first_seat), options_.grace_ms);
-  absl::MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
+  MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;
@@ -206,7 +206,7 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     Snapshot(*live, out);
     turn = DueCpuTurn(*live);
   }
@@ -218,7 +218,7 @@ grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
@@ -243,7 +243,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
@@ -306,7 +306,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
@@ -341,7 +341,7 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -377,14 +377,14 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     } else if (!s.ok()) {
       return FromStorage(s);
     }
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
   if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&next->mu);
+    MutexLock lock(&next->mu);
     Touch(*next, player_id);
     Snapshot(*next, out);
     turn = DueCpuTurn(*next);
@@ -399,7 +399,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     *finished = live->ended();
     if (from_ply > live->record.ply + 1) {
       return PlyAhead(from_ply - 1, live->record.ply);
@@ -421,7 +421,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
     return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
@@ -466,7 +466,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
 int LiveMatches::WatcherCount(const std::string& id) {
   LivePtr live;
   if (!Find(id, &live).ok()) return 0;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   return static_cast<int>(live->watchers.size());
 }
 
@@ -474,12 +474,12 @@ void LiveMatches::Unwatch(const std::string& id,
                           const std::shared_ptr<WatchSink>& sink) {
   LivePtr live;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;
     live = it->second;
   }
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
@@ -514,14 +514,14 @@ void LiveMatches::Announce(std::optional<CpuTurn> turn) {
 void LiveMatches::Tick() {
   std::vector<std::pair<std::string, LivePtr>> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     all.assign(matches_.begin(), matches_.end());
   }
   std::vector<std::string> evict;
   for (auto& [id, live] : all) {
     std::optional<CpuTurn> turn;
     {
-      absl::MutexLock lock(&live->mu);
+      MutexLock lock(&live->mu);
       if (live->ended()) {
         if (live->watchers.empty()) evict.push_back(id);
         continue;
@@ -531,7 +531,7 @@ void LiveMatches::Tick() {
     }
     Announce(std::move(turn));
   }
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   for (const std::string& id : evict) {
     auto it = matches_.find(id);
     // Loaded again from the store if anyone asks.

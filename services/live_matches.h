@@ -38,13 +38,13 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "engine/state.h"
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
 #include "services/match_shape.h"
+#include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
 #include "storage/store.h"
@@ -169,7 +169,7 @@ class LiveMatches {
  private:
   // One match in memory. Its fields are read and written under `mu` only.
   struct Live {
-    absl::Mutex mu;
+    Mutex mu;
     storage::MatchRecord record ABSL_GUARDED_BY(mu);
     engine::State state ABSL_GUARDED_BY(mu);
     std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
@@ -262,8 +262,8 @@ class LiveMatches {
   // mu_ guards the registry only and is held alone, never while taking
   // another lock. WatchSink locks (event_stream.h) are taken under a match
   // lock and take nothing further.
-  absl::Mutex ratings_mu_;
-  absl::Mutex mu_;
+  Mutex ratings_mu_;
+  Mutex mu_;
   std::unordered_map<std::string, LivePtr> matches_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -72,7 +72,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -141,7 +141,7 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     live->clock.CpuTurnReturned(turn.ply);
     // The turn must still be due for the same reason: the match has not
     // moved on, and an absent player has not come back.
@@ -170,7 +170,7 @@ grpc::Status LiveMatches::Resign(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
     for (size_t i = 0; i < live->record.seats.size(); ++i) {
@@ -240,7 +240,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
   // Lock order: the match lock (held), then this one.
-  absl::MutexLock ratings_lock(&ratings_mu_);
+  MutexLock ratings_lock(&ratings_mu_);
   if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) return s;
   return Commit(live, std::move(next), std::move(row), update, reply);
 }

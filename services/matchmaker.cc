@@ -60,7 +60,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   entry.sink = std::move(sink);
   std::vector<Formed> formed;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (closed_) return ShuttingDown("search again");
     if (queue_of_.count(player_id) > 0) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
@@ -84,7 +84,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
 
 void Matchmaker::Leave(const std::string& player_id,
                        const std::shared_ptr<FindSink>& sink) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = queue_of_.find(player_id);
   if (it == queue_of_.end()) return;
   Queue& q = queues_[it->second];
@@ -98,7 +98,7 @@ void Matchmaker::Leave(const std::string& player_id,
 bool Matchmaker::Cancel(const std::string& player_id) {
   std::shared_ptr<FindSink> sink;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = queue_of_.find(player_id);
     if (it == queue_of_.end()) return false;
     Queue& q = queues_[it->second];
@@ -119,7 +119,7 @@ bool Matchmaker::Cancel(const std::string& player_id) {
 }
 
 void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   int total = 0;
   for (const auto& [key, q] : queues_) {
     if (q.entries.empty()) continue;
@@ -142,7 +142,7 @@ void Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
 void Matchmaker::Tick() {
   std::vector<Formed> formed;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     const int64_t now = clock_.NowMs();
     for (auto& [key, q] : queues_) {
       FormGroups(q, now, &formed);
@@ -155,7 +155,7 @@ void Matchmaker::Tick() {
 void Matchmaker::CloseAll() {
   std::vector<std::shared_ptr<FindSink>> sinks;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     closed_ = true;
     for (auto& [key, q] : queues_) {
       for (Entry& e : q.entries) sinks.push_back(e.sink);

@@ -29,11 +29,11 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "mancala/v1/matchmaking_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
 #include "services/live_matches.h"
+#include "services/mutex.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -111,7 +111,7 @@ class Matchmaker {
   const Clock& clock_;
   const MatchmakerOptions options_;
 
-  absl::Mutex mu_;
+  Mutex mu_;
   std::map<std::string, Queue> queues_ ABSL_GUARDED_BY(mu_);  // By key.
   // Player id -> queue key.
   std::map<std::string, std::string> queue_of_ ABSL_GUARDED_BY(mu_);
