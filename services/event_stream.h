@@ -148,8 +148,10 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
     std::function<void()> action;
     {
       MutexLock lock(&sink_->mu_);
-      // Else the write in flight ends with OnWriteDone(false).
-      if (!sink_->writing_) Abandon();
+      // Even with a write in flight: it may still end with ok (the client
+      // read it, then cancelled), and nothing else would then end the
+      // stream. Pump() finishes once that write is done.
+      Abandon();
       action = sink_->Pump();
     }
     if (action) action();
