@@ -55,12 +55,17 @@ def cpp_files(root):
 
 
 def rename(text):
-    """The file's text with absl's lock names replaced by the project's."""
+    """The file's text with absl's lock names replaced by the project's,
+    in code only (a `//` comment keeps its words)."""
     prefix = "" if IN_SERVICES.search(text) else "mancala::services::"
-    for pattern, name in RENAMES:
-        target = name if name.startswith("#include") else prefix + name
-        text = pattern.sub(target, text)
-    return text
+    lines = []
+    for line in text.split("\n"):
+        code, sep, comment = line.partition("//")
+        for pattern, name in RENAMES:
+            target = name if name.startswith("#include") else prefix + name
+            code = pattern.sub(target, code)
+        lines.append(code + sep + comment)
+    return "\n".join(lines)
 
 
 def main():
