@@ -24,7 +24,7 @@ CpuWorker::~CpuWorker() { Stop(); }
 
 void CpuWorker::Stop() {
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
     queues_.clear();
     clients_.clear();
@@ -38,7 +38,7 @@ void CpuWorker::Stop() {
 void CpuWorker::Enqueue(CpuTurn turn) {
   std::string client = client_of_ ? client_of_(turn) : "";
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     std::deque<CpuTurn>& q = queues_[client];
     if (q.empty()) clients_.push_back(client);
@@ -48,7 +48,7 @@ void CpuWorker::Enqueue(CpuTurn turn) {
 }
 
 int CpuWorker::queued() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   int n = 0;
   for (const auto& [client, turns] : queues_)
     n += static_cast<int>(turns.size());
@@ -73,7 +73,7 @@ void CpuWorker::Run() {
   for (;;) {
     std::optional<CpuTurn> turn;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       while (!stopping_ && clients_.empty()) cv_.Wait(&mu_);
       if (stopping_) return;
       turn = Next();

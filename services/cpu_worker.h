@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "services/live_matches.h"
 #include "services/metrics.h"
+#include "services/mutex.h"
 
 namespace mancala::services {
 
@@ -61,8 +61,8 @@ class CpuWorker {
   const std::array<int, 4> budget_ms_;
   const std::function<std::string(const CpuTurn&)> client_of_;
   Metrics* const metrics_;
-  absl::Mutex mu_;
-  absl::CondVar cv_;  // Signalled when a turn is queued or stopping_ is set.
+  Mutex mu_;
+  CondVar cv_;  // Signalled when a turn is queued or stopping_ is set.
   // Turns by client, and the clients with turns queued, in turn.
   std::map<std::string, std::deque<CpuTurn>> queues_ ABSL_GUARDED_BY(mu_);
   std::deque<std::string> clients_ ABSL_GUARDED_BY(mu_);

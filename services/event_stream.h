@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "services/mutex.h"
 
 namespace mancala::services {
 
@@ -46,7 +46,7 @@ class EventSink {
   // Queues `event` as part of the backlog, outside the cap. Only before
   // the first Push().
   void PushBacklog(const Event& event) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (closing_) return;
     queue_.push_back(std::make_shared<const Event>(event));
     ++backlog_;
@@ -55,7 +55,7 @@ class EventSink {
   void Push(std::shared_ptr<const Event> event, bool last = false) {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       if (closing_) return;
       if (queue_.size() - backlog_ >= max_queued_) {
         queue_.clear();
@@ -77,7 +77,7 @@ class EventSink {
   void Close(const grpc::Status& status) {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       if (closing_) return;
       closing_ = true;
       close_status_ = status;
@@ -123,7 +123,7 @@ class EventSink {
   }
 
   const size_t max_queued_;
-  absl::Mutex mu_;
+  Mutex mu_;
   // Events of the backlog still at the front of queue_.
   size_t backlog_ ABSL_GUARDED_BY(mu_) = 0;
   // Null once finishing or done.
@@ -150,7 +150,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void Start() {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->reactor_ = this;
       action = sink_->Pump();
     }
@@ -160,7 +160,7 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void OnWriteDone(bool ok) override {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->writing_ = false;
       if (!ok) Abandon();  // The client is gone.
       action = sink_->Pump();
@@ -170,16 +170,18 @@ class EventReactor final : public grpc::ServerWriteReactor<Event> {
   void OnCancel() override {
     std::function<void()> action;
     {
-      absl::MutexLock lock(&sink_->mu_);
-      // Else the write in flight ends with OnWriteDone(false).
-      if (!sink_->writing_) Abandon();
+      MutexLock lock(&sink_->mu_);
+      // Even with a write in flight: it may still end with ok (the client
+      // read it, then cancelled), and nothing else would then end the
+      // stream. Pump() finishes once that write is done.
+      Abandon();
       action = sink_->Pump();
     }
     if (action) action();
   }
   void OnDone() override {
     {
-      absl::MutexLock lock(&sink_->mu_);
+      MutexLock lock(&sink_->mu_);
       sink_->reactor_ = nullptr;
       sink_->closing_ = true;
     }

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "engine/state.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/event_stream.h"
+#include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
 #include "storage/store.h"
@@ -26,7 +26,7 @@ namespace mancala::services {
 using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatch {
-  absl::Mutex mu;
+  Mutex mu;
   storage::MatchRecord record ABSL_GUARDED_BY(mu);
   engine::State state ABSL_GUARDED_BY(mu);
   std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.

@@ -51,7 +51,7 @@ absl::Status LiveMatches::LoadActive() {
 
 grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
@@ -60,7 +60,7 @@ grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   }
   LivePtr live;
   if (grpc::Status s = Load(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
   return grpc::Status::OK;
@@ -78,7 +78,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   const engine::Rules& rules = shape.rules;
   auto live = std::make_shared<Live>(
       *record, engine::State(rules, record->first_seat), options_.grace_ms);
-  absl::MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
+  MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
   // the state every client saw.
   constexpr int kPage = 1000;

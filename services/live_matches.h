@@ -50,7 +50,6 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "engine/state.h"
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
@@ -58,6 +57,7 @@
 #include "services/event_stream.h"
 #include "services/live_match.h"
 #include "services/match_shape.h"
+#include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
 #include "services/waiting_expiry.h"
@@ -324,12 +324,12 @@ class LiveMatches {
   // mu_ guards the registry only and is held alone, never while taking
   // another lock. WatchSink locks (event_stream.h) are taken under a match
   // lock and take nothing further.
-  absl::Mutex ratings_mu_;
-  absl::Mutex mu_;
+  Mutex ratings_mu_;
+  Mutex mu_;
   // Admit() for one creator at a time (striped by creator id), so two
   // concurrent creations cannot both pass the waiting cap or both use one
   // request id; held alone, around store calls only.
-  std::array<absl::Mutex, 16> creating_;
+  std::array<Mutex, 16> creating_;
   WaitingExpiry expiry_;
   std::unordered_map<std::string, LivePtr> matches_ ABSL_GUARDED_BY(mu_);
 };

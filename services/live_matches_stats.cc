@@ -26,7 +26,7 @@ const char* StateLabel(storage::MatchStatus s) {
 LiveMatches::Stats LiveMatches::GetStats() {
   std::vector<LivePtr> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     all.reserve(matches_.size());
     for (const auto& [id, live] : matches_) all.push_back(live);
   }
@@ -39,7 +39,7 @@ LiveMatches::Stats LiveMatches::GetStats() {
     stats.by_state[StateLabel(s)] = 0;
   }
   for (const LivePtr& live : all) {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     ++stats.by_state[StateLabel(live->record.status)];
     stats.watchers += static_cast<int>(live->watchers.size());
   }

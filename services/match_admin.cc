@@ -21,7 +21,7 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   // Lock order: the match lock, then the ratings lock (live_matches.h),
   // both held to the end: the check, the recomputation and the record agree.
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   if (live->record.status != MatchStatus::kFinished) {
     return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
                  MatchName(id) + " is not a finished match");
@@ -32,7 +32,7 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
   }
   const std::string game = live->record.game;
   // Same lock as a match end's rating update: no rating write interleaves.
-  absl::MutexLock ratings_lock(&ratings_mu_);
+  MutexLock ratings_lock(&ratings_mu_);
   auto own = store_.ListMatchRatingChanges(id);
   if (!own.ok()) return FromStorage(own.status());
   if (own->empty()) {
@@ -97,7 +97,7 @@ grpc::Status LiveMatches::Verify(const std::string& id,
     out->set_detail(s.error_message());
     return grpc::Status::OK;
   }
-  absl::MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
+  MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
   engine::State& state = replayed->state;
   const bool stored_over = record->status == MatchStatus::kFinished ||
                            record->status == MatchStatus::kAborted;

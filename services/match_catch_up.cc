@@ -122,7 +122,7 @@ grpc::Status LiveMatches::CatchUp(Live& live) {
 
 grpc::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
   if (grpc::Status s = Find(id, out); !s.ok() || !notices_) return s;
-  absl::MutexLock lock(&(*out)->mu);
+  MutexLock lock(&(*out)->mu);
   return CatchUp(**out);
 }
 
@@ -142,12 +142,12 @@ void LiveMatches::Publish(const Live& live) {
 void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
   LivePtr live;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;  // Not cached here: read when asked.
     live = it->second;
   }
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   // A notice at the cached ply is a join or a cancel, news only to
   // watchers; this node's own moves come back too, and are no news.
   if (live->record.ply < ply || (live->record.ply == ply && live->audience)) {
@@ -158,11 +158,11 @@ void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
 void LiveMatches::Resync() {
   std::vector<LivePtr> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     if (!live->ended()) static_cast<void>(CatchUp(*live));  // Reads retry.
   }
 }

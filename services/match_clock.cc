@@ -39,14 +39,14 @@ void LiveMatches::Tick() {
   ExpireWaiting();
   std::vector<std::pair<std::string, LivePtr>> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     all.assign(matches_.begin(), matches_.end());
   }
   std::vector<std::string> evict;
   for (auto& [id, live] : all) {
     std::optional<CpuTurn> turn;
     {
-      absl::MutexLock lock(&live->mu);
+      MutexLock lock(&live->mu);
       if (live->ended()) {
         if (live->watchers.empty()) evict.push_back(id);
         continue;
@@ -56,7 +56,7 @@ void LiveMatches::Tick() {
     }
     Announce(std::move(turn));
   }
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   for (const std::string& id : evict) {
     auto it = matches_.find(id);
     // Loaded again from the store if anyone asks.

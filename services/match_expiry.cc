@@ -21,7 +21,7 @@ void LiveMatches::ExpireWaiting() {
   for (const std::string& id : expiry_.TakeDue(now)) {
     LivePtr live;
     if (!Find(id, &live).ok()) continue;
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     const storage::MatchRecord& rec = live->record;
     // Started or cancelled since it was indexed: nothing to do.
     if (rec.status != MatchStatus::kWaiting) continue;

@@ -43,8 +43,8 @@ grpc::Status Retried(const NewMatch& request, const storage::MatchRecord& first,
 }  // namespace
 
 grpc::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
-  absl::MutexLock lock(&creating_[std::hash<std::string>{}(request.creator_id) %
-                                  creating_.size()]);
+  MutexLock lock(&creating_[std::hash<std::string>{}(request.creator_id) %
+                            creating_.size()]);
   const bool with_id = !request.request_id.empty();
   if (with_id) {
     auto first =

@@ -21,7 +21,7 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     Snapshot(*live, out);
     turn = DueCpuTurn(*live);
   }
@@ -48,7 +48,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   if (grpc::Status s = FindCurrent(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
@@ -112,7 +112,7 @@ grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
@@ -154,7 +154,7 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -190,14 +190,14 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     } else if (!s.ok()) {
       return FromStorage(s);
     }
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
   if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    absl::MutexLock lock(&next->mu);
+    MutexLock lock(&next->mu);
     Touch(*next, player_id);
     Snapshot(*next, out);
     turn = DueCpuTurn(*next);

@@ -34,7 +34,7 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     // A client ahead of the cache saw a move made on another node.
     if (notices_ && move.expected_ply.has_value() &&
         *move.expected_ply > live->record.ply) {
@@ -109,7 +109,7 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     live->clock.CpuTurnReturned(turn.ply);
     // The turn must still be due for the same reason: the match has not
     // moved on, and an absent player has not come back.
@@ -138,7 +138,7 @@ grpc::Status LiveMatches::Resign(const std::string& id,
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
     for (size_t i = 0; i < live->record.seats.size(); ++i) {
@@ -212,7 +212,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   // Another node may rate the same players meanwhile (this lock is one
   // process's): with notices (PostgreSQL) the store writes only over the
   // ratings this end was computed from, and a refusal is recomputed.
-  absl::MutexLock ratings_lock(&ratings_mu_);
+  MutexLock ratings_lock(&ratings_mu_);
   constexpr int kAttempts = 5;
   for (int tries = 1;; ++tries) {
     storage::MatchUpdate rated = update;
@@ -303,7 +303,7 @@ grpc::Status LiveMatches::RetryLostRace(
     int64_t ply = 0;
     MatchStatus status;
     {
-      absl::MutexLock lock(&live.mu);
+      MutexLock lock(&live.mu);
       ply = live.record.ply;
       status = live.record.status;
     }
@@ -311,7 +311,7 @@ grpc::Status LiveMatches::RetryLostRace(
     if (s.ok() || !notices_ || tries == kAttempts) return s;
     // Refused: answer on the stored match if it differs from the cached
     // one the attempt started from.
-    absl::MutexLock lock(&live.mu);
+    MutexLock lock(&live.mu);
     if (!CatchUp(live).ok()) return s;
     if (live.record.ply == ply && live.record.status == status) return s;
   }

@@ -19,7 +19,7 @@ grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
   if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
   return grpc::Status::OK;
@@ -31,7 +31,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   LivePtr live;
   if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   {
-    absl::MutexLock lock(&live->mu);
+    MutexLock lock(&live->mu);
     *finished = live->ended();
     if (from_ply > live->record.ply + 1) {
       return PlyAhead(from_ply - 1, live->record.ply);

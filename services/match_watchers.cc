@@ -17,7 +17,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
   if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
     return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
@@ -64,7 +64,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
 int LiveMatches::WatcherCount(const std::string& id) {
   LivePtr live;
   if (!Find(id, &live).ok()) return 0;
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   return static_cast<int>(live->watchers.size());
 }
 
@@ -72,12 +72,12 @@ void LiveMatches::Unwatch(const std::string& id,
                           const std::shared_ptr<WatchSink>& sink) {
   LivePtr live;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it == matches_.end()) return;
     live = it->second;
   }
-  absl::MutexLock lock(&live->mu);
+  MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
   if (it == w.end()) return;
@@ -109,13 +109,13 @@ void LiveMatches::CloseWatchers() {
   closed_ = true;  // Before the snapshot: a later Watch() sees it.
   std::vector<LivePtr> all;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     for (auto& [id, live] : matches_) all.push_back(live);
   }
   for (LivePtr& live : all) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
-      absl::MutexLock lock(&live->mu);
+      MutexLock lock(&live->mu);
       live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }

@@ -90,7 +90,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   {
     // Known here before the queue has it, so a claim by another thread
     // always finds the stream.
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (closed_) return ShuttingDown("search again");
     if (local_.count(player_id) > 0) return already;
     Local& l = local_[player_id];
@@ -102,12 +102,12 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
     queues_[entry.queue_key] = Queue{shape, ranked};
   }
   if (absl::Status s = queue_.Add(entry); !s.ok()) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     local_.erase(player_id);
     return absl::IsAlreadyExists(s) ? already : FromStorage(s);
   }
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     if (it != local_.end() && it->second.search_id == entry.search_id) {
       it->second.added = true;
@@ -122,7 +122,7 @@ void Matchmaker::Leave(const std::string& player_id,
                        const std::shared_ptr<FindSink>& sink) {
   std::string search_id;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     // None, or a newer search of the same player.
     if (it == local_.end() || it->second.sink != sink) return;
@@ -140,7 +140,7 @@ grpc::Status Matchmaker::Cancel(const std::string& player_id, bool* cancelled) {
   if (!*removed) return grpc::Status::OK;
   std::shared_ptr<FindSink> sink;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     if (it == local_.end()) return grpc::Status::OK;  // Another node's.
     sink = it->second.sink;
@@ -174,7 +174,7 @@ void Matchmaker::Tick() {
   // longer has was cancelled on another node (or expired).
   std::map<std::string, std::string> before;  // Search id -> player.
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     for (const auto& [player, l] : local_) {
       if (l.added) before[l.search_id] = player;
     }
@@ -190,7 +190,7 @@ void Matchmaker::Tick() {
       }
       bool streamed = false;
       {
-        absl::MutexLock lock(&mu_);
+        MutexLock lock(&mu_);
         auto it = local_.find(s.player_id);
         streamed = it != local_.end() && it->second.search_id == s.search_id;
       }
@@ -208,7 +208,7 @@ void Matchmaker::Tick() {
   }
   std::set<std::string> keys;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     for (const auto& [player, l] : local_) keys.insert(l.queue_key);
   }
   for (const std::string& key : keys) Form(key);
@@ -218,7 +218,7 @@ void Matchmaker::Tick() {
 void Matchmaker::CloseAll() {
   std::vector<std::pair<std::string, std::string>> ends;  // Player, search.
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     closed_ = true;
     for (const auto& [player, l] : local_)
       ends.push_back({player, l.search_id});
@@ -231,7 +231,7 @@ void Matchmaker::CloseAll() {
 void Matchmaker::Form(const std::string& key) {
   Queue q;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = queues_.find(key);
     if (it == queues_.end()) return;
     q = it->second;
@@ -309,7 +309,7 @@ void Matchmaker::SendUpdates(const std::string& key) {
   for (const storage::QueueCount& c : *counts) {
     searching[c.queue_key] = c.searching;
   }
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   const int64_t now = clock_.NowMs();
   for (auto& [player, l] : local_) {
     if (!l.added || (!key.empty() && l.queue_key != key)) continue;
@@ -361,7 +361,7 @@ void Matchmaker::Deliver(const std::string& player_id,
                          const std::string& search_id, const std::string& match,
                          int seat) {
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     if (it != local_.end() && it->second.search_id == search_id) {
       v1::FindMatchUpdate u;
@@ -379,7 +379,7 @@ void Matchmaker::End(const std::string& player_id, const std::string& search_id,
                      const grpc::Status& status) {
   std::shared_ptr<FindSink> sink;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     if (it != local_.end() && it->second.search_id == search_id) {
       sink = it->second.sink;

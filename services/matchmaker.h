@@ -40,7 +40,6 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "mancala/v1/matchmaking_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
@@ -143,7 +142,7 @@ class Matchmaker {
   const Clock& clock_;
   const MatchmakerOptions options_;
 
-  absl::Mutex mu_;
+  Mutex mu_;
   std::map<std::string, Local> local_ ABSL_GUARDED_BY(mu_);  // By player.
   // The shape of every queue key this node has seen (few: one per game,
   // options, seats, ranking and turn limit).

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <thread>
 
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/admin_service.h"
 #include "services/auth.h"
@@ -20,6 +19,7 @@
 #include "services/matchmaking_service.h"
 #include "services/metrics.h"
 #include "services/metrics_http.h"
+#include "services/mutex.h"
 #include "services/player_service.h"
 #include "services/rating_service.h"
 #include "services/resource_names.h"
@@ -59,7 +59,7 @@ struct Server::Impl {
   std::unique_ptr<MetricsHttpServer> metrics_http;
 
   // The ticker: checks clocks and presence every `every` until stopping.
-  absl::Mutex tick_mu;
+  Mutex tick_mu;
   bool stopping ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has begun.
   bool stopped ABSL_GUARDED_BY(tick_mu) = false;   // Shutdown() has finished.
   std::thread ticker;
@@ -67,8 +67,8 @@ struct Server::Impl {
   void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
     for (;;) {
       {
-        absl::MutexLock lock(&tick_mu);
-        if (tick_mu.AwaitWithTimeout(absl::Condition(&stopping), every)) {
+        MutexLock lock(&tick_mu);
+        if (tick_mu.AwaitWithTimeout(Condition(&stopping), every)) {
           return;
         }
       }
@@ -83,8 +83,8 @@ struct Server::Impl {
     bool serving = true;
     for (;;) {
       {
-        absl::MutexLock lock(&tick_mu);
-        if (tick_mu.AwaitWithTimeout(absl::Condition(&stopping), every)) {
+        MutexLock lock(&tick_mu);
+        if (tick_mu.AwaitWithTimeout(Condition(&stopping), every)) {
           return;
         }
       }
@@ -277,14 +277,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
 }
 
 void Server::Tick() {
-  absl::MutexLock lock(&impl_->tick_mu);
+  MutexLock lock(&impl_->tick_mu);
   if (impl_->stopping) return;  // The matches may be gone.
   impl_->matches->Tick();
   impl_->matchmaker->Tick();
 }
 
 int Server::WatcherCount(const std::string& match) {
-  absl::MutexLock lock(&impl_->tick_mu);
+  MutexLock lock(&impl_->tick_mu);
   if (impl_->stopping) return 0;
   std::string id;
   if (!MatchIdFromName(match, "match", &id).ok()) return 0;
@@ -298,8 +298,8 @@ int Server::metrics_port() const {
 }
 
 void Server::Wait() {
-  absl::MutexLock lock(&impl_->tick_mu);
-  impl_->tick_mu.Await(absl::Condition(&impl_->stopped));
+  MutexLock lock(&impl_->tick_mu);
+  impl_->tick_mu.Await(Condition(&impl_->stopped));
 }
 
 // The order is docs/design.md "Shutdown": each step only starts once
@@ -307,7 +307,7 @@ void Server::Wait() {
 void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
-    absl::MutexLock lock(&impl_->tick_mu);
+    MutexLock lock(&impl_->tick_mu);
     if (impl_->stopping) return;
     impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
@@ -345,7 +345,7 @@ void Server::Shutdown() {
   impl_->cpu.reset();
   impl_->matches.reset();
   impl_->store.reset();
-  absl::MutexLock lock(&impl_->tick_mu);
+  MutexLock lock(&impl_->tick_mu);
   impl_->stopped = true;  // Wakes Wait().
 }
 

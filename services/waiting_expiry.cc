@@ -3,13 +3,13 @@
 namespace mancala::services {
 
 void WaitingExpiry::Add(const std::string& id, int64_t expires_at_ms) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   due_.emplace(expires_at_ms, id);
 }
 
 std::vector<std::string> WaitingExpiry::TakeDue(int64_t now_ms) {
   std::vector<std::string> out;
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = due_.begin();
   while (it != due_.end() && it->first <= now_ms) {
     out.push_back(it->second);
@@ -19,7 +19,7 @@ std::vector<std::string> WaitingExpiry::TakeDue(int64_t now_ms) {
 }
 
 size_t WaitingExpiry::size() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return due_.size();
 }
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "services/mutex.h"
 
 namespace mancala::services {
 
@@ -37,7 +37,7 @@ class WaitingExpiry {
   size_t size() const;
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   std::set<std::pair<int64_t, std::string>> due_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -9,7 +9,7 @@ MemoryMatchQueue::MemoryMatchQueue(std::string node_id,
     : node_id_(std::move(node_id)), now_ms_(std::move(now_ms)) {}
 
 absl::Status MemoryMatchQueue::Add(const QueueEntry& entry) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   if (by_player_.count(entry.player_id) > 0) {
     return absl::AlreadyExistsError("player " + entry.player_id +
                                     " is already searching");
@@ -38,7 +38,7 @@ void MemoryMatchQueue::EraseLocked(std::map<std::string, Search>::iterator it) {
 }
 
 absl::StatusOr<bool> MemoryMatchQueue::Cancel(const std::string& player_id) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto p = by_player_.find(player_id);
   if (p == by_player_.end()) return false;
   auto it = searches_.find(p->second);
@@ -48,7 +48,7 @@ absl::StatusOr<bool> MemoryMatchQueue::Cancel(const std::string& player_id) {
 }
 
 absl::Status MemoryMatchQueue::Remove(const std::string& search_id) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = searches_.find(search_id);
   if (it != searches_.end()) EraseLocked(it);
   return absl::OkStatus();
@@ -56,7 +56,7 @@ absl::Status MemoryMatchQueue::Remove(const std::string& search_id) {
 
 absl::Status MemoryMatchQueue::Claim(const std::string& queue_key,
                                      const Former& form) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto key = keys_.find(queue_key);
   if (key == keys_.end()) return absl::OkStatus();
   std::vector<QueueEntry> searching;
@@ -76,7 +76,7 @@ absl::Status MemoryMatchQueue::Claim(const std::string& queue_key,
 
 absl::Status MemoryMatchQueue::Assign(const std::string& search_id,
                                       const std::string& match_id, int seat) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = searches_.find(search_id);
   if (it == searches_.end()) return absl::OkStatus();  // Its stream ended.
   it->second.match_id = match_id;
@@ -86,7 +86,7 @@ absl::Status MemoryMatchQueue::Assign(const std::string& search_id,
 
 absl::Status MemoryMatchQueue::Release(
     const std::vector<std::string>& search_ids) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   for (const std::string& id : search_ids) {
     auto it = searches_.find(id);
     if (it == searches_.end() || !it->second.claimed) continue;
@@ -99,7 +99,7 @@ absl::Status MemoryMatchQueue::Release(
 }
 
 absl::StatusOr<std::vector<OwnSearch>> MemoryMatchQueue::Refresh() {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<OwnSearch> out;
   out.reserve(searches_.size());
   for (const auto& [id, s] : searches_) {
@@ -109,7 +109,7 @@ absl::StatusOr<std::vector<OwnSearch>> MemoryMatchQueue::Refresh() {
 }
 
 absl::StatusOr<std::vector<QueueCount>> MemoryMatchQueue::Counts() {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<QueueCount> out;
   for (const auto& [name, key] : keys_) {
     out.push_back({name, key.info, static_cast<int>(key.searching.size())});

@@ -10,11 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "storage/match_queue.h"
 
 namespace mancala::storage {
@@ -47,16 +46,16 @@ class MemoryMatchQueue final : public MatchQueue {
     std::string info;
     std::map<uint64_t, std::string> searching;  // Arrival -> search id.
   };
-  void EraseLocked(std::map<std::string, Search>::iterator it)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Call with mu_ held.
+  void EraseLocked(std::map<std::string, Search>::iterator it);
 
   const std::string node_id_;
   const std::function<int64_t()> now_ms_;
-  absl::Mutex mu_;
-  uint64_t next_arrival_ ABSL_GUARDED_BY(mu_) = 0;
-  std::map<std::string, Search> searches_ ABSL_GUARDED_BY(mu_);  // By id.
-  std::map<std::string, std::string> by_player_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, Key> keys_ ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;  // Guards every field below.
+  uint64_t next_arrival_ = 0;
+  std::map<std::string, Search> searches_;  // By id.
+  std::map<std::string, std::string> by_player_;
+  std::map<std::string, Key> keys_;
 };
 
 }  // namespace mancala::storage
