@@ -121,6 +121,28 @@ CREATE TABLE audit_log (
   reason  TEXT NOT NULL
 );
 )sql",
+      // Clusters (issue 14, storage/node_registry.h, storage/due_turns.h):
+      // the nodes' heartbeats; on each match the seat to move, when its
+      // next automatic action is due and who claimed it; on each seat who
+      // last saw its player. Times on the database's clock.
+      R"sql(
+CREATE TABLE nodes (
+  id           TEXT COLLATE "C" PRIMARY KEY,
+  started_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+  heartbeat_at TIMESTAMPTZ NOT NULL
+);
+ALTER TABLE matches
+  ADD COLUMN to_move     INTEGER,
+  ADD COLUMN due_at      TIMESTAMPTZ,
+  ADD COLUMN claim_node  TEXT COLLATE "C",
+  ADD COLUMN claim_ply   BIGINT,
+  ADD COLUMN claim_until TIMESTAMPTZ;
+ALTER TABLE seats
+  ADD COLUMN seen_node TEXT COLLATE "C",
+  ADD COLUMN seen_at   TIMESTAMPTZ;
+CREATE INDEX matches_in_progress ON matches (id)
+  WHERE status = 'in_progress';
+)sql",
   };
   return kMigrations;
 }

@@ -13,25 +13,14 @@
 #include <thread>
 
 #include "storage/pg_schema.h"
+#include "tests/storage/pg_test_fixture.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
 namespace {
 
-using ::mancala::testing::Backend;
 
-class PgStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(Backend::kPostgres);
-    auto db = testing::TestDatabase::Create(
-        Backend::kPostgres,
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
-  }
-  std::unique_ptr<testing::TestDatabase> db_;
-};
+using PgStoreTest = PgTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
   ASSERT_TRUE(PgStore::Open(db_->url(), 1).ok());
