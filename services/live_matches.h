@@ -1,6 +1,17 @@
 // The registry of live matches: each match's engine state, seats, turn
 // clock, presence and watchers, kept in step with the store.
 //
+// The class is one lock domain, its methods spread by concern:
+//   live_matches.cc    the registry: find, load from the store, create;
+//   match_lifecycle.cc create, join, cancel, rematch;
+//   match_play.cc      the move path (play, CPU play, resign);
+//   match_rating.cc    the rating update of a rated match's end;
+//   match_clock.cc     due CPU turns and Tick();
+//   match_presence.cc  presence of seated players;
+//   match_watchers.cc  watch streams and their events;
+//   match_view.cc      reads (get, list moves) and the Match snapshot;
+//   match_admin.cc     void and verify; live_matches_stats.cc metrics.
+//
 // The path of a move (docs/design.md): Play() takes the match lock, applies the
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers. A move the store refused never happened. The
@@ -44,15 +55,13 @@
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/event_stream.h"
+#include "services/live_match.h"
 #include "services/match_shape.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
 #include "storage/store.h"
 
 namespace mancala::services {
-
-// The WatchMatch stream of one watcher.
-using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatchesOptions {
   int64_t grace_ms = 20'000;  // Presence grace period after the last call.
@@ -167,35 +176,8 @@ class LiveMatches {
   void Tick();
 
  private:
-  // One match in memory. Its fields are read and written under `mu` only.
-  struct Live {
-    absl::Mutex mu;
-    storage::MatchRecord record ABSL_GUARDED_BY(mu);
-    engine::State state ABSL_GUARDED_BY(mu);
-    std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
-    // Deadlines, presence, CPU take-over (turn_clock.h).
-    TurnClock clock ABSL_GUARDED_BY(mu);
-    std::vector<std::shared_ptr<WatchSink>> watchers ABSL_GUARDED_BY(mu);
-    // The watchers as one immutable list, shared by the events queued while
-    // it holds (an event costs the mover no copy of the list); remade when
-    // the watchers change. Null while nobody watches.
-    std::shared_ptr<const std::vector<std::shared_ptr<WatchSink>>> audience
-        ABSL_GUARDED_BY(mu);
-    // Orders this match's watch events; made at the first watcher.
-    std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
-
-    Live(storage::MatchRecord r, engine::State s, int64_t grace_ms);
-    bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
-    bool HoldsSeat(const std::string& player_id, size_t seat) const
-        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
-    void WatchersChanged() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-      audience =
-          watchers.empty()
-              ? nullptr
-              : std::make_shared<const std::vector<std::shared_ptr<WatchSink>>>(
-                    watchers);
-    }
-  };
+  // One match in memory (live_match.h).
+  using Live = LiveMatch;
   using LivePtr = std::shared_ptr<Live>;
 
   grpc::Status Find(const std::string& id, LivePtr* out)

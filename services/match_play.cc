@@ -1,4 +1,6 @@
-// LiveMatches: moves, resignations, the computer's turns and presence.
+// LiveMatches: the path of a move (a player's, the computer's, a
+// resignation): checked against the live state, stored with the ply check,
+// and only then answered and told to the watchers.
 
 #include <google/protobuf/util/time_util.h>
 
@@ -6,6 +8,7 @@
 #include "services/errors.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
+#include "services/match_errors.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
 
@@ -17,51 +20,10 @@ using storage::SeatRecord;
 
 namespace {
 
-grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
-                             const std::vector<int>& legal) {
-  std::string list;
-  for (int p : legal) list += (list.empty() ? "" : ", ") + std::to_string(p);
-  const std::map<std::string, std::string> md = {{"legal_pits", list}};
-  const std::string pit_s = "pit " + std::to_string(pit);
-  switch (error) {
-    case engine::MoveError::kPitOutOfRange:
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "PIT_OUT_OF_RANGE",
-                   pit_s + " is out of range: pits are numbered 0.." +
-                       std::to_string(pits - 1) + " on your own side",
-                   md);
-    case engine::MoveError::kPitEmpty:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_EMPTY",
-                   pit_s + " is empty; legal pits: " + list, md);
-    case engine::MoveError::kNotLegal:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_NOT_LEGAL",
-                   pit_s + " is not allowed here (" +
-                       std::string(engine::MoveErrorMessage(error)) +
-                       "); legal pits: " + list,
-                   md);
-    case engine::MoveError::kNotActive:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
-                   "your seat is no longer in play (finished or resigned)");
-    case engine::MoveError::kGameOver:
-      break;
-  }
-  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-               "the match is over");
-}
-
 // Request ids are scoped to (match, player): the store keys them per match,
 // so the player's id goes in front.
 std::string RequestKey(const SubmitMove& move) {
   return move.request_id.empty() ? "" : move.player_id + "/" + move.request_id;
-}
-
-grpc::Status NotStarted(const storage::MatchRecord& rec) {
-  if (rec.status == MatchStatus::kWaiting) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_STARTED",
-                 MatchName(rec.id) + " is waiting for players (invite code " +
-                     rec.invite_code + ")");
-  }
-  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-               MatchName(rec.id) + " is over");
 }
 
 }  // namespace
@@ -299,96 +261,6 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
   }
   if (reply != nullptr) *reply = std::move(answer);
   return grpc::Status::OK;
-}
-
-grpc::Status LiveMatches::RateEnd(const Live& live,
-                                  const engine::State& final_state,
-                                  const storage::MoveRow& last_move,
-                                  storage::MatchUpdate* update) {
-  const storage::MatchRecord& rec = live.record;
-  const size_t n = rec.seats.size();
-  // A seat that never moved itself (only the CPU for it): the match is
-  // aborted, not rated (docs/ratings.md "What is rated").
-  std::vector<bool> moved(n, false);
-  if (!last_move.by_cpu) moved[last_move.seat] = true;
-  auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
-  for (const storage::MoveRow& r : *rows) {
-    if (!r.by_cpu) moved[r.seat] = true;
-  }
-  for (bool m : moved) {
-    if (!m) {
-      update->status = MatchStatus::kAborted;
-      return grpc::Status::OK;
-    }
-  }
-  std::vector<std::string> ids;
-  std::vector<Participant> players;
-  for (size_t i = 0; i < n; ++i) {
-    ids.push_back(rec.seats[i].player_id);
-    players.push_back({rec.seats[i].player_id, static_cast<int>(i),
-                       final_state.outcome().ranks[i]});
-  }
-  auto stored = store_.GetRatings(rec.game, ids);
-  if (!stored.ok()) return FromStorage(stored.status());
-  std::map<std::string, storage::RatingRecord> ratings;
-  for (storage::RatingRecord& r : *stored) ratings[r.player_id] = std::move(r);
-  RateMatch(rec.id, rec.game, players, last_move.played_at_ms, &ratings,
-            &update->rating_changes);
-  for (const std::string& id : ids) update->new_ratings.push_back(ratings[id]);
-  return grpc::Status::OK;
-}
-
-void LiveMatches::Touch(Live& live, const std::string& player_id) {
-  if (player_id.empty()) return;
-  const int64_t now = clock_.NowMs();
-  for (size_t i = 0; i < live.record.seats.size(); ++i) {
-    if (!live.HoldsSeat(player_id, i)) continue;
-    // Back from a stand-in: the CPU stops playing for them at once.
-    if (live.clock.Seen(i, now) && !live.state.is_over() &&
-        live.state.to_move() == static_cast<int>(i)) {
-      live.clock.CancelCpuTurn();
-    }
-  }
-  UpdatePresence(live);
-}
-
-void LiveMatches::UpdatePresence(Live& live) {
-  const int64_t now = clock_.NowMs();
-  for (size_t i = 0; i < live.record.seats.size(); ++i) {
-    if (live.record.seats[i].kind != SeatRecord::Kind::kPlayer) continue;
-    if (live.clock.PresenceChanged(i, now)) BroadcastPresence(live, i, now);
-  }
-}
-
-void LiveMatches::BroadcastPresence(Live& live, int seat, int64_t now) {
-  v1::WatchEvent e;
-  e.mutable_presence()->set_seat(seat);
-  e.mutable_presence()->set_present(live.clock.Present(seat, now));
-  e.mutable_presence()->set_cpu_standing_in(live.clock.StandingIn(seat));
-  Broadcast(live, e);
-}
-
-std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
-  if (live.record.status != MatchStatus::kInProgress || live.state.is_over()) {
-    return std::nullopt;
-  }
-  const int seat = live.state.to_move();
-  const SeatRecord& s = live.record.seats[seat];
-  const int64_t now = clock_.NowMs();
-  const bool cpu_seat = s.kind == SeatRecord::Kind::kCpu;
-  bool stand_in_began = false;
-  const v1::Move::CpuReason reason =
-      live.clock.Due(seat, cpu_seat, now, &stand_in_began);
-  if (stand_in_began) BroadcastPresence(live, seat, now);
-  if (reason == v1::Move::CPU_REASON_UNSPECIFIED) return std::nullopt;
-  std::shared_ptr<std::atomic<bool>> stop =
-      live.clock.QueueCpuTurn(live.record.ply);
-  if (!stop) return std::nullopt;
-  return CpuTurn{
-      live.record.id, live.record.ply,
-      live.state,     cpu_seat ? s.cpu_level : options_.standin_level,
-      reason,         std::move(stop)};
 }
 
 }  // namespace mancala::services

@@ -1,10 +1,12 @@
-// LiveMatches::Snapshot: a live match as the mancala.v1.Match resource.
+// LiveMatches: the reads (GetMatch, ListMoves) and Snapshot, a live match
+// as the mancala.v1.Match resource.
 
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
 #include "services/errors.h"
 #include "services/live_matches.h"
+#include "services/match_errors.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
@@ -12,6 +14,39 @@ namespace mancala::services {
 using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
+
+grpc::Status LiveMatches::Get(const std::string& id,
+                              const std::string& viewer_id, v1::Match* out) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  absl::MutexLock lock(&live->mu);
+  Touch(*live, viewer_id);
+  Snapshot(*live, out);
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
+                                    int limit, std::vector<v1::Move>* out,
+                                    bool* finished) {
+  LivePtr live;
+  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  {
+    absl::MutexLock lock(&live->mu);
+    *finished = live->ended();
+    if (from_ply > live->record.ply + 1) {
+      return PlyAhead(from_ply - 1, live->record.ply);
+    }
+  }
+  auto rows = store_.ListMoves(id, from_ply, limit);
+  if (!rows.ok()) return FromStorage(rows.status());
+  out->clear();
+  for (const storage::MoveRow& row : *rows) {
+    if (grpc::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
+      return s;
+    }
+  }
+  return grpc::Status::OK;
+}
 
 void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {
   const engine::State& state = live.state;
