@@ -51,6 +51,7 @@ void LiveMatches::Tick() {
         continue;
       }
       UpdatePresence(*live);
+      ReportStreams(*live);
       turn = DueCpuTurn(*live);
     }
     Announce(std::move(turn));

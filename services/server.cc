@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -12,6 +13,7 @@
 #include "absl/time/time.h"
 #include "services/admin_service.h"
 #include "services/auth.h"
+#include "services/cluster_node.h"
 #include "services/convert.h"
 #include "services/cpu_worker.h"
 #include "services/guarded_services.h"
@@ -25,6 +27,7 @@
 #include "services/resource_names.h"
 #include "services/rpc_log.h"
 #include "services/unparsed_request.h"
+#include "storage/open_cluster.h"
 #include "storage/open_store.h"
 
 namespace mancala::services {
@@ -37,6 +40,7 @@ struct Server::Impl {
   std::unique_ptr<storage::Store> store;
   std::function<absl::Status()> ping;  // Empty for SQLite.
   std::unique_ptr<Authenticator> auth;
+  std::unique_ptr<ClusterNode> cluster;  // PostgreSQL only.
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -132,6 +136,27 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
   return MetricsHttpServer::Start(address, metrics);
 }
 
+// Joins the cluster on `options.db_path`; due turns this node claims from
+// the sweep are played by `matches`.
+absl::StatusOr<std::unique_ptr<ClusterNode>> StartCluster(
+    const ServerOptions& options, LiveMatches* matches) {
+  auto tables = storage::OpenCluster(options.db_path);
+  if (!tables.ok()) return tables.status();
+  ClusterOptions cluster;
+  cluster.node_id = options.node_id.empty() ? DefaultNodeId() : options.node_id;
+  // A live node must never look dead: at least a few beats per grace.
+  cluster.heartbeat = std::min(options.heartbeat, options.grace / 3);
+  cluster.sweep = options.sweep;
+  cluster.grace_ms = options.grace.count();
+  // The longest search, and room for its move to be stored.
+  cluster.claim_ttl_ms = *std::max_element(options.cpu_budget_ms.begin(),
+                                           options.cpu_budget_ms.end()) +
+                         5'000;
+  return ClusterNode::Start(
+      *std::move(tables), std::move(cluster),
+      [matches](const storage::DueTurn& turn) { matches->PlayDue(turn); });
+}
+
 }  // namespace
 
 Server::~Server() { Shutdown(); }
@@ -163,13 +188,24 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
   LiveMatches* live = impl->matches.get();
+  std::function<bool(const CpuTurn&)> claim;
+  if (storage::IsPostgresUrl(options.db_path)) {
+    auto cluster = StartCluster(options, live);
+    if (!cluster.ok()) return cluster.status();
+    impl->cluster = *std::move(cluster);
+    impl->matches->SetCluster(impl->cluster.get());
+    claim = [node = impl->cluster.get()](const CpuTurn& turn) {
+      return node->Claim(turn.match_id, turn.ply,
+                         turn.reason == v1::Move::STAND_IN);
+    };
+  }
   impl->cpu = std::make_unique<CpuWorker>(
       *impl->matches, options.cpu_threads, options.cpu_budget_ms,
       [live](const CpuTurn& turn) {  // The match's creator.
         v1::Match m;
         return live->Get(turn.match_id, "", &m).ok() ? m.creator() : "";
       },
-      &impl->metrics);
+      &impl->metrics, std::move(claim));
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
@@ -294,6 +330,9 @@ void Server::Shutdown() {
   //    so the drain below waits only for short calls.
   impl_->matches->CloseWatchers();
   impl_->matchmaker->CloseAll();
+  //    A cluster node stops sweeping and deletes its heartbeat: its peers
+  //    take over its due turns at once.
+  if (impl_->cluster) impl_->cluster->Stop();
   // 2. gRPC stops accepting calls and waits for those in flight: every
   //    move it stores is answered.
   impl_->server->Shutdown(std::chrono::system_clock::now() +

@@ -70,6 +70,13 @@ struct ServerOptions {
   int fanout_threads = 2;  // Threads that feed watch streams.
   // Longest time between two queue updates to a searcher.
   std::chrono::milliseconds queue_update{5'000};
+  // Several nodes on one PostgreSQL database (services/cluster_node.h); not
+  // used with SQLite. The node's id (empty: DefaultNodeId()), how often it
+  // writes its heartbeat, and how often it sweeps the store for due turns
+  // nobody alive has claimed.
+  std::string node_id;
+  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds sweep{250};
 
   // Limits against hostile or broken clients (README "Limits").
   // Largest request accepted, bytes (RESOURCE_EXHAUSTED beyond).

@@ -68,11 +68,14 @@ class DueTurns {
                                                        int limit) = 0;
   // Claims the turn after `ply` of `match_id` for `node_id` until the
   // database's now + ttl_ms. True if claimed (or renewed: the node held it
-  // already); false if the match is no longer at `ply` in progress or
-  // another live node holds an unexpired claim on it.
+  // already); false if the match is no longer at `ply` in progress, another
+  // live node holds an unexpired claim on it, or, for a stand-in
+  // (`stand_in_grace_ms` > 0), another node saw the seat's player within
+  // that long (the player is there, not here).
   virtual absl::StatusOr<bool> Claim(const std::string& match_id, int64_t ply,
                                      const std::string& node_id, int64_t ttl_ms,
-                                     int64_t dead_after_ms) = 0;
+                                     int64_t dead_after_ms,
+                                     int64_t stand_in_grace_ms = 0) = 0;
   // Records that `node_id` saw `seat`'s player now (database clock).
   virtual absl::Status MarkSeen(const std::string& match_id, int seat,
                                 const std::string& node_id) = 0;

@@ -37,7 +37,8 @@ class PgDueTurns final : public DueTurns {
                                                int limit) override;
   absl::StatusOr<bool> Claim(const std::string& match_id, int64_t ply,
                              const std::string& node_id, int64_t ttl_ms,
-                             int64_t dead_after_ms) override;
+                             int64_t dead_after_ms,
+                             int64_t stand_in_grace_ms = 0) override;
   absl::Status MarkSeen(const std::string& match_id, int seat,
                         const std::string& node_id) override;
   absl::StatusOr<bool> SeenWithin(const std::string& match_id, int seat,

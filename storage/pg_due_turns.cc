@@ -81,7 +81,8 @@ absl::StatusOr<std::vector<DueTurn>> PgDueTurns::ListDue(
 
 absl::StatusOr<bool> PgDueTurns::Claim(const std::string& match_id, int64_t ply,
                                        const std::string& node_id,
-                                       int64_t ttl_ms, int64_t dead_after_ms) {
+                                       int64_t ttl_ms, int64_t dead_after_ms,
+                                       int64_t stand_in_grace_ms) {
   bool claimed = false;
   absl::Status s = pool_.Run("claim turn", [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);
@@ -94,8 +95,12 @@ absl::StatusOr<bool> PgDueTurns::Claim(const std::string& match_id, int64_t ply,
         "(m.claim_node IS NULL OR m.claim_node = $3 OR m.claim_ply IS "
         "DISTINCT FROM m.ply OR m.claim_until <= now() OR m.claim_node NOT "
         "IN (SELECT id FROM nodes WHERE heartbeat_at > now() - $5::bigint * "
+        "interval '1 ms')) AND ($6::bigint <= 0 OR NOT EXISTS (SELECT 1 "
+        "FROM seats s WHERE s.match_id = m.id AND s.seat = "
+        "coalesce(m.to_move, m.first_seat) AND s.seen_node <> $3 AND "
+        "s.seen_node <> '' AND s.seen_at > now() - $6::bigint * "
         "interval '1 ms'))",
-        match_id, ply, node_id, ttl_ms, dead_after_ms);
+        match_id, ply, node_id, ttl_ms, dead_after_ms, stand_in_grace_ms);
     claimed = r.affected_rows() == 1;
     return absl::OkStatus();
   });

@@ -228,6 +228,23 @@ TEST_F(PgDueTurnsTest, APassedDeadlineIsATimeoutAndAnUnseenPlayerAStandIn) {
   EXPECT_FALSE(due_->MarkSeen("m1", 7, "B").ok());
 }
 
+TEST_F(PgDueTurnsTest, AStandInIsRefusedWhileAnotherNodeSeesThePlayer) {
+  CreateMatch("m1");
+  ASSERT_TRUE(Append("m1", 1, 1, 0, -1).ok());  // Player p1's turn.
+  ASSERT_TRUE(due_->MarkSeen("m1", 0, "A").ok());
+  auto claim = [&](const std::string& node) {
+    auto won = due_->Claim("m1", 1, node, kMinute, kMinute, kMinute);
+    EXPECT_TRUE(won.ok()) << won.status();
+    return won.ok() && *won;
+  };
+  EXPECT_FALSE(claim("B"));  // p1 is on A.
+  EXPECT_TRUE(claim("A"));   // A's own view decides for A.
+  Sql("UPDATE matches SET claim_node = NULL");
+  Sql("UPDATE seats SET seen_at = now() - interval '2 minutes' "
+      "WHERE seat = 0");
+  EXPECT_TRUE(claim("B"));  // Unseen past the grace: absent everywhere.
+}
+
 TEST_F(PgDueTurnsTest, AnOutageNeverTimesAPlayerOut) {
   CreateMatch("m1", 30);
   ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());

@@ -19,7 +19,6 @@
 namespace mancala::storage {
 namespace {
 
-
 using PgStoreTest = PgTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
