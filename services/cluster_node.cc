@@ -145,14 +145,15 @@ void ClusterNode::Sweep() {
       options_.sweep_limit);
   if (!due.ok()) {
     Warn("sweep", due.status());
-    return;
-  }
-  for (const storage::DueTurn& turn : *due) {
-    if (Claim(turn.match_id, turn.ply,
-              turn.reason == storage::DueReason::kStandIn)) {
-      on_due_(turn);
+  } else {
+    for (const storage::DueTurn& turn : *due) {
+      if (Claim(turn.match_id, turn.ply,
+                turn.reason == storage::DueReason::kStandIn)) {
+        on_due_(turn);
+      }
     }
   }
+  ++sweeps_;
 }
 
 }  // namespace mancala::services

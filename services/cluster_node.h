@@ -26,6 +26,7 @@
 #ifndef MANCALA_SERVICES_CLUSTER_NODE_H_
 #define MANCALA_SERVICES_CLUSTER_NODE_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -79,6 +80,8 @@ class ClusterNode {
   void SeatSeen(const std::string& match_id, int seat);
   // Stops sweeping and beating, then deletes the node's row. Idempotent.
   void Stop();
+  // Sweeps finished so far (tests wait on it).
+  int64_t sweeps() const { return sweeps_.load(); }
 
  private:
   ClusterNode(storage::ClusterTables tables, ClusterOptions options,
@@ -104,6 +107,7 @@ class ClusterNode {
   std::map<std::pair<std::string, int>, int64_t> written_ ABSL_GUARDED_BY(mu_);
   std::map<std::pair<std::string, int>, int64_t> pending_ ABSL_GUARDED_BY(mu_);
   int64_t last_warned_ms_ ABSL_GUARDED_BY(mu_) = 0;
+  std::atomic<int64_t> sweeps_{0};
   std::thread beater_, sweeper_;
 };
 
