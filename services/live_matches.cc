@@ -23,7 +23,10 @@ LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
       options_(options),
       fanout_(options.fanout_threads) {}
 
-LiveMatches::~LiveMatches() { CloseWatchers(); }
+LiveMatches::~LiveMatches() {
+  if (notices_) notices_->Stop();  // No notice arrives from here on.
+  CloseWatchers();
+}
 
 void LiveMatches::SetCpuTurnListener(std::function<void(CpuTurn)> listener) {
   on_cpu_turn_ = std::move(listener);
@@ -83,32 +86,12 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
     auto rows = store_.ListMoves(id, from, kPage);
     if (!rows.ok()) return FromStorage(rows.status());
     for (const storage::MoveRow& row : *rows) {
-      auto err = row.pit < 0 ? live->state.Resign(row.seat)
-                             : live->state.Apply(row.pit);
-      if (err.has_value()) {
-        return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
-                     "stored move at ply " + std::to_string(row.ply) + " of " +
-                         MatchName(id) + " does not replay: " +
-                         std::string(engine::MoveErrorMessage(*err)));
-      }
+      if (grpc::Status s = ApplyStored(live->state, row); !s.ok()) return s;
     }
     if (static_cast<int>(rows->size()) < kPage) break;
   }
   for (const SeatRecord& seat : record->seats) {
-    switch (seat.kind) {
-      case SeatRecord::Kind::kCpu:
-        live->display_names.push_back("CPU (level " +
-                                      std::to_string(seat.cpu_level) + ")");
-        break;
-      case SeatRecord::Kind::kOpen:
-        live->display_names.push_back("(open)");
-        break;
-      case SeatRecord::Kind::kPlayer: {
-        auto player = store_.GetPlayer(seat.player_id);
-        live->display_names.push_back(player.ok() ? player->display_name : "");
-        break;
-      }
-    }
+    live->display_names.push_back(DisplayName(seat));
   }
   if (live->record.status == MatchStatus::kInProgress) {
     live->clock.StartMatch(clock_.NowMs());

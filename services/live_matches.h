@@ -60,6 +60,7 @@
 #include "services/match_shape.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
+#include "storage/move_notices.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -117,6 +118,13 @@ class LiveMatches {
   // A due turn this node claimed from the store's sweep: catches the match
   // up and, if that turn is still the one due, announces its CPU turn.
   void PlayDue(const storage::DueTurn& turn);
+
+  // Several nodes on one database (PostgreSQL): every committed move is
+  // published, notices from other nodes catch the cached match up and feed
+  // this node's watchers, and reads check the stored ply first
+  // (match_catch_up.cc). Null (SQLite, the default): this process is the
+  // only writer and the cache is the truth. Call once, before LoadActive().
+  void SetMoveNotices(std::unique_ptr<storage::MoveNotices> notices);
 
   // Loads every match in progress or waiting from the store. Call once at
   // start-up, before serving.
@@ -192,6 +200,25 @@ class LiveMatches {
 
   grpc::Status Find(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // Find(), then, with several nodes, CatchUp(): for reads and changes that
+  // must see what other nodes did.
+  grpc::Status FindCurrent(const std::string& id, LivePtr* out)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // Brings `live` level with the stored match: applies and tells the
+  // watchers the stored moves after its ply, adopts the stored record
+  // (seats, status, result). OK at once when nothing changed. The one
+  // catch-up path (match_catch_up.cc).
+  grpc::Status CatchUp(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Applies one stored move to `state`; DATA_LOSS (REPLAY_FAILED) if the
+  // engine refuses it.
+  static grpc::Status ApplyStored(engine::State& state,
+                                  const storage::MoveRow& row);
+  // A seat's display name: the player's, "CPU (level N)" or "(open)".
+  std::string DisplayName(const storage::SeatRecord& seat);
+  // A notice from the listener: match `id` reached `ply` somewhere.
+  void OnMoveNotice(const std::string& id, int64_t ply);
+  // The listener (re)connected: every cached match in play is re-read.
+  void Resync();
   // Stores a new match made from `request`; its id in `*id`.
   absl::Status Insert(const NewMatch& request, std::string* id);
   // A fresh Live from the store (not registered).
@@ -206,9 +233,12 @@ class LiveMatches {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // Record() once the move is checked and the match's end, if any, rated:
   // stores the move, moves the live match on and tells the watchers.
+  // `*ratings_moved` (if given) is set when the store refused a rated end
+  // because a player's rating changed since it was read (check_before).
   grpc::Status Commit(Live& live, engine::State next, storage::MoveRow row,
                       const storage::MatchUpdate& update,
-                      v1::SubmitMoveResponse* reply)
+                      v1::SubmitMoveResponse* reply,
+                      bool* ratings_moved = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is
   // taken back.
@@ -230,6 +260,15 @@ class LiveMatches {
                        const storage::MoveRow& last_move,
                        storage::MatchUpdate* update)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu, ratings_mu_);
+  // After a move (the live match already past it): the end, the stream's
+  // last event, or the new turn's deadline. `match` is the snapshot.
+  void TellTurn(Live& live, const v1::Match& match)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Runs `attempt` (which takes live.mu itself) again when it failed with
+  // ABORTED because another node moved first and the cache was caught up:
+  // the request is then answered on the fresh state, as one node would.
+  grpc::Status RetryLostRace(Live& live,
+                             const std::function<grpc::Status()>& attempt);
   // Queues `event` for every watcher on the match's strand.
   void Broadcast(Live& live, v1::WatchEvent event, bool last = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
@@ -242,8 +281,6 @@ class LiveMatches {
   // every seat whose player streams from here (match_due.cc).
   void ReportSeen(Live& live, int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   void ReportStreams(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  // Brings `live` level with the store for PlayDue (match_due.cc).
-  grpc::Status CatchUpForDue(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Hands a due CPU turn to the listener; called with no lock held.
   void Announce(std::optional<CpuTurn> turn);
 
@@ -256,6 +293,9 @@ class LiveMatches {
   std::function<void(CpuTurn)> on_cpu_turn_;
   ClusterNode* cluster_ = nullptr;   // SetCluster().
   std::atomic<bool> closed_{false};  // CloseWatchers() was called.
+  // Declared after fanout_ and before matches_: stopped (in the destructor)
+  // before anything its callbacks touch goes away.
+  std::unique_ptr<storage::MoveNotices> notices_;
 
   // Lock order (never take them the other way round):
   //   1. a match's Live::mu, at most one at a time;

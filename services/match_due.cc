@@ -5,8 +5,6 @@
 // refuses any second move at one ply). With SQLite (no cluster) nothing
 // here does anything.
 
-#include "services/convert.h"
-#include "services/errors.h"
 #include "services/live_matches.h"
 
 namespace mancala::services {
@@ -46,41 +44,13 @@ void LiveMatches::ReportStreams(Live& live) {
   }
 }
 
-// Until the replica branch's CatchUp() (the one catch-up path) is merged:
-// the stored moves after the cached ply, applied and told in order.
-grpc::Status LiveMatches::CatchUpForDue(Live& live) {
-  auto stored = store_.GetMatch(live.record.id);
-  if (!stored.ok()) return FromStorage(stored.status());
-  storage::MatchRecord& rec = live.record;
-  while (rec.ply < stored->ply) {
-    auto rows = store_.ListMoves(rec.id, rec.ply + 1, 1000);
-    if (!rows.ok()) return FromStorage(rows.status());
-    if (rows->empty()) break;
-    for (const storage::MoveRow& row : *rows) {
-      auto err =
-          row.pit < 0 ? live.state.Resign(row.seat) : live.state.Apply(row.pit);
-      if (err.has_value()) {
-        return FromStorage(absl::DataLossError("stored move does not replay"));
-      }
-      rec.ply = row.ply;
-      live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-      v1::WatchEvent moved;
-      if (live.audience && ToProto(row, moved.mutable_move()).ok()) {
-        Broadcast(live, std::move(moved));
-      }
-    }
-  }
-  if (rec.ply == stored->ply) rec = *std::move(stored);
-  return grpc::Status::OK;
-}
-
 void LiveMatches::PlayDue(const storage::DueTurn& due) {
   LivePtr live;
   if (!Find(due.match_id, &live).ok()) return;  // Swept again later.
   std::optional<CpuTurn> turn;
   {
     absl::MutexLock lock(&live->mu);
-    if (!CatchUpForDue(*live).ok()) return;
+    if (!CatchUp(*live).ok()) return;
     if (live->record.status != MatchStatus::kInProgress ||
         live->state.is_over() || live->record.ply != due.ply ||
         live->state.to_move() != due.seat) {

@@ -45,7 +45,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
   }
   if (!id.ok()) return FromStorage(id.status());
   LivePtr live;
-  if (grpc::Status s = Find(*id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     absl::MutexLock lock(&live->mu);
@@ -110,7 +110,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
 grpc::Status LiveMatches::Cancel(const std::string& id,
                                  const std::string& player_id, v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
@@ -142,7 +142,7 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
                                   const std::string& player_id,
                                   v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   NewMatch again;
   std::string existing;
   {

@@ -33,8 +33,13 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
-  {
+  grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
     absl::MutexLock lock(&live->mu);
+    // A client ahead of the cache saw a move made on another node.
+    if (notices_ && move.expected_ply.has_value() &&
+        *move.expected_ply > live->record.ply) {
+      if (grpc::Status s = CatchUp(*live); !s.ok()) return s;
+    }
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -93,9 +98,10 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
       return s;
     }
     turn = DueCpuTurn(*live);
-  }
+    return grpc::Status::OK;
+  });
   Announce(std::move(turn));
-  return grpc::Status::OK;
+  return answer;
 }
 
 grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
@@ -131,7 +137,7 @@ grpc::Status LiveMatches::Resign(const std::string& id,
   LivePtr live;
   if (grpc::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
-  {
+  grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
     absl::MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
@@ -159,9 +165,10 @@ grpc::Status LiveMatches::Resign(const std::string& id,
     }
     *out = std::move(*reply.mutable_match());
     turn = DueCpuTurn(*live);
-  }
+    return grpc::Status::OK;
+  });
   Announce(std::move(turn));
-  return grpc::Status::OK;
+  return answer;
 }
 
 grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
@@ -203,15 +210,26 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
   // Lock order: the match lock (held), then this one.
+  // Another node may rate the same players meanwhile (this lock is one
+  // process's): with notices (PostgreSQL) the store writes only over the
+  // ratings this end was computed from, and a refusal is recomputed.
   absl::MutexLock ratings_lock(&ratings_mu_);
-  if (grpc::Status s = RateEnd(live, next, row, &update); !s.ok()) return s;
-  return Commit(live, std::move(next), std::move(row), update, reply);
+  constexpr int kAttempts = 5;
+  for (int tries = 1;; ++tries) {
+    storage::MatchUpdate rated = update;
+    rated.check_before = notices_ != nullptr;
+    if (grpc::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
+    bool ratings_moved = false;
+    grpc::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
+    if (!ratings_moved || tries == kAttempts) return s;
+  }
 }
 
 grpc::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
-                                 v1::SubmitMoveResponse* reply) {
+                                 v1::SubmitMoveResponse* reply,
+                                 bool* ratings_moved) {
   v1::SubmitMoveResponse answer;
   if (grpc::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
   // The reply is part of the record (idempotent requests), so the live
@@ -234,6 +252,9 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
   Snapshot(live, answer.mutable_match());
   row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+    if (ratings_moved != nullptr) {
+      *ratings_moved = absl::IsFailedPrecondition(s);
+    }
     std::swap(live.state, next);
     rec.ply = saved.ply;
     rec.updated_at_ms = saved.updated_at_ms;
@@ -241,17 +262,29 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
     rec.status = saved.status;
     rec.result = std::move(saved.result);
     live.clock = saved_clock;
+    // Another node took the ply: the cache catches up, so the caller's
+    // retry (RetryLostRace) or the next request sees the stored match.
+    if (absl::IsAborted(s) && notices_) {
+      if (grpc::Status c = CatchUp(live); !c.ok()) return c;
+    }
     return FromStorage(s);
   }
+  if (notices_) notices_->Publish(row.match_id, row.ply);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
     v1::WatchEvent moved;
     *moved.mutable_move() = answer.move();
     Broadcast(live, std::move(moved));
   }
+  TellTurn(live, answer.match());
+  if (reply != nullptr) *reply = std::move(answer);
+  return grpc::Status::OK;
+}
+
+void LiveMatches::TellTurn(Live& live, const v1::Match& match) {
   if (live.state.is_over()) {
     v1::WatchEvent end;
-    *end.mutable_finished() = answer.match();
+    *end.mutable_finished() = match;
     Broadcast(live, std::move(end), /*last=*/true);
   } else if (live.clock.deadline_ms() > 0) {
     v1::WatchEvent deadline;
@@ -260,8 +293,29 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
         TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
     Broadcast(live, std::move(deadline));
   }
-  if (reply != nullptr) *reply = std::move(answer);
-  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::RetryLostRace(
+    Live& live, const std::function<grpc::Status()>& attempt) {
+  // Each retry follows a catch-up that found the match moved on; another
+  // node would have to win the race every time to exhaust them.
+  constexpr int kAttempts = 4;
+  for (int tries = 1;; ++tries) {
+    int64_t ply = 0;
+    MatchStatus status;
+    {
+      absl::MutexLock lock(&live.mu);
+      ply = live.record.ply;
+      status = live.record.status;
+    }
+    grpc::Status s = attempt();
+    if (s.ok() || !notices_ || tries == kAttempts) return s;
+    // Refused: answer on the stored match if it differs from the cached
+    // one the attempt started from.
+    absl::MutexLock lock(&live.mu);
+    if (!CatchUp(live).ok()) return s;
+    if (live.record.ply == ply && live.record.status == status) return s;
+  }
 }
 
 }  // namespace mancala::services

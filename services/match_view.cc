@@ -18,7 +18,7 @@ using storage::SeatRecord;
 grpc::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
@@ -29,7 +29,7 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
                                     int limit, std::vector<v1::Move>* out,
                                     bool* finished) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   {
     absl::MutexLock lock(&live->mu);
     *finished = live->ended();

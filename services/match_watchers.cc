@@ -16,7 +16,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
                                 const std::string& viewer_id, int64_t after_ply,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
   absl::MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {

@@ -187,6 +187,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   live_options.max_watchers = options.max_watchers_per_match;
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
+  // Null for SQLite; with PostgreSQL the nodes tell each other their moves.
+  impl->matches->SetMoveNotices(std::move(store->notices));
   LiveMatches* live = impl->matches.get();
   std::function<bool(const CpuTurn&)> claim;
   if (storage::IsPostgresUrl(options.db_path)) {

@@ -1,6 +1,7 @@
 #include "storage/open_store.h"
 
 #ifdef MANCALA_HAVE_POSTGRES
+#include "storage/pg_move_notices.h"
 #include "storage/pg_store.h"
 #endif
 
@@ -21,6 +22,7 @@ absl::StatusOr<OpenedStore> OpenStore(const std::string& db,
     PgStore* raw = pg->get();
     out.ping = [raw] { return raw->Ping(); };
     out.store = *std::move(pg);
+    out.notices = std::make_unique<PgMoveNotices>(db);
     return out;
 #else
     return absl::FailedPreconditionError(

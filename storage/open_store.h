@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "storage/move_notices.h"
 #include "storage/sqlite_store.h"
 #include "storage/store.h"
 
@@ -18,6 +19,9 @@ struct OpenedStore {
   // Answers whether the database is reachable now (health checks); empty for
   // an embedded database, which always is.
   std::function<absl::Status()> ping;
+  // Move notices between the nodes sharing the database (move_notices.h);
+  // null for SQLite, which one process owns.
+  std::unique_ptr<MoveNotices> notices;
 };
 
 struct StoreOptions {

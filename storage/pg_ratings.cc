@@ -1,6 +1,7 @@
 // PgStore: ratings, rating changes, voiding and the audit log.
 
 #include <algorithm>
+#include <map>
 #include <pqxx/pqxx>
 
 #include "storage/pg_store.h"
@@ -88,6 +89,48 @@ void PgStore::WriteRatings(pqxx::transaction_base& tx,
                    r->player_id, r->game, r->value.rating, r->value.rd,
                    r->value.volatility, r->games, r->last_rated_at_ms);
   }
+}
+
+absl::Status PgStore::LockRatings(pqxx::transaction_base& tx,
+                                  const MatchUpdate& update) {
+  std::vector<std::string> players;
+  for (const RatingRecord& r : update.new_ratings) {
+    players.push_back(r.player_id);
+  }
+  std::sort(players.begin(), players.end());
+  pqxx::result rows = tx.exec_params(
+      std::string("SELECT ") + kRatingColumns +
+          " FROM ratings WHERE game = $1 AND player_id = ANY($2::text[]) "
+          "ORDER BY player_id FOR UPDATE",
+      update.new_ratings.front().game, PgTextArray(players));
+  if (!update.check_before) return absl::OkStatus();
+  std::map<std::string, RatingRecord> stored;
+  for (const auto& row : rows) {
+    RatingRecord r = ReadRating(row);
+    stored.emplace(r.player_id, std::move(r));
+  }
+  // The values read back are the doubles written (float8 round-trips), so
+  // equality is exact, not approximate.
+  for (const RatingRecord& next : update.new_ratings) {
+    const RatingChange* change = nullptr;
+    for (const RatingChange& c : update.rating_changes) {
+      if (c.player_id == next.player_id) change = &c;
+    }
+    auto it = stored.find(next.player_id);
+    const bool unchanged =
+        it == stored.end()
+            ? next.games == 1
+            : change != nullptr && it->second.games == next.games - 1 &&
+                  it->second.value.rating == change->before.rating &&
+                  it->second.value.rd == change->before.rd &&
+                  it->second.value.volatility == change->before.volatility;
+    if (!unchanged) {
+      return absl::FailedPreconditionError("the rating of " + next.player_id +
+                                           " in " + next.game +
+                                           " changed since it was read");
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<RatingRecord>> PgStore::GetRatings(

@@ -374,20 +374,12 @@ absl::Status PgStore::AppendMove(const MoveRow& mv, const MatchUpdate& update) {
   } else {
     s = pool_->Run("append move", [&](pqxx::connection& c) {
       pqxx::work tx(c);
-      std::vector<std::string> players;
-      for (const RatingRecord& r : update.new_ratings) {
-        players.push_back(r.player_id);
-      }
-      std::sort(players.begin(), players.end());
-      // Rows locked in one order everywhere, so two ends sharing a player
-      // wait for each other instead of deadlocking.
-      tx.exec_params(
-          "SELECT 1 FROM ratings WHERE game = $1 AND player_id = "
-          "ANY($2::text[]) ORDER BY player_id FOR UPDATE",
-          update.new_ratings.front().game, PgTextArray(players));
+      absl::Status ratings = LockRatings(tx, update);
+      // A lost ply race answers first: the caller catches up, not re-rates.
       if (ExecAppend(tx, mv, update).affected_rows() == 0) {
         return AppendRefused(tx, mv);
       }
+      if (!ratings.ok()) return ratings;
       WriteRatings(tx, update.rating_changes, update.new_ratings);
       tx.commit();
       return absl::OkStatus();

@@ -102,6 +102,12 @@ class PgStore final : public Store {
   static void WriteRatings(pqxx::transaction_base& tx,
                            const std::vector<RatingChange>& changes,
                            const std::vector<RatingRecord>& ratings);
+  // Locks the rating rows of `update`'s players (player-id order, so two
+  // ends sharing a player wait instead of deadlocking) and, with
+  // update.check_before, FAILED_PRECONDITION if one moved since its change's
+  // `before` was read (pg_ratings.cc).
+  static absl::Status LockRatings(pqxx::transaction_base& tx,
+                                  const MatchUpdate& update);
 
  private:
   explicit PgStore(std::unique_ptr<PgPool> pool);

@@ -165,6 +165,14 @@ struct MatchUpdate {
   // transaction as the move.
   std::vector<RatingChange> rating_changes;
   std::vector<RatingRecord> new_ratings;
+  // Several processes rating on one database (PostgreSQL): write only if
+  // each player's stored rating is still the `before` of their change
+  // (games one less than the new record's; no row for a first rating),
+  // checked with the rating rows locked. Otherwise nothing is written and
+  // AppendMove answers FAILED_PRECONDITION: recompute from the stored
+  // ratings and append again. Backends owned by one process (SQLite) may
+  // ignore it: their caller orders rating updates itself.
+  bool check_before = false;
   // Clusters on PostgreSQL (storage/due_turns.h); SQLite ignores them.
   // The seat to move next (-1: the match is over); when the next automatic
   // action is due, this long after the commit by the database's clock (0:

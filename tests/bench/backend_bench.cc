@@ -17,13 +17,13 @@
 #include <string>
 
 #include "storage/open_store.h"
+#include "tests/bench/bench_records.h"
 #include "tests/support/test_database.h"
 
 namespace {
 
 using mancala::storage::MatchRecord;
 using mancala::storage::MoveRow;
-using mancala::storage::SeatRecord;
 using mancala::storage::Store;
 using mancala::testing::Backend;
 using mancala::testing::TestDatabase;
@@ -65,20 +65,13 @@ void BM_AppendMove(benchmark::State& state) {
     return;
   }
   static std::atomic<int> next_match{0};
-  MatchRecord m;
-  m.id = "bench" + std::to_string(next_match++);
-  m.game = "kalah";
-  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-             {SeatRecord::Kind::kCpu, "", 2}};
-  m.created_by = "p1";
+  const MatchRecord m =
+      mancala::bench::BenchMatch("bench" + std::to_string(next_match++));
   if (!shared.store->CreateMatch(m).ok()) {
     state.SkipWithError("create match failed");
     return;
   }
-  MoveRow move;
-  move.match_id = m.id;
-  move.events = std::string(60, 'e');  // About a serialized Kalah move.
-  move.reply = std::string(200, 'r');
+  MoveRow move = mancala::bench::BenchMove(m.id);
   int64_t ply = 0;
   for (auto _ : state) {
     move.ply = ++ply;

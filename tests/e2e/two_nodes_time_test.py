@@ -22,18 +22,16 @@ the shortest a match may have).
 
 usage: two_nodes_time_test.py MANCALAD STUBS_DIR (build/clients/python)
 Needs MANCALA_TEST_PG_DSN (deploy/pg.sh env); exits 77 (skipped) without
-it, or fails under CI=true.
+it, or fails under CI=true (tests/e2e/two_nodes.py).
 """
 
 import os
-import re
-import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import two_nodes  # noqa: E402
 
 GRACE_S = 2.0
 SWEEP_MS = 200
@@ -50,24 +48,14 @@ def fail(msg):
 
 
 class Database:
-    """A schema of its own on the test server, read with psql."""
+    """Reads of the cluster's database (two_nodes.Cluster.psql)."""
 
-    def __init__(self, dsn):
-        self.admin = dsn
-        self.schema = "two_nodes_time_" + uuid.uuid4().hex[:10]
-        self.psql("CREATE SCHEMA " + self.schema, self.admin)
-        sep = "&" if "?" in dsn else "?"
-        self.url = dsn + sep + "options=-csearch_path%3D" + self.schema
-
-    def psql(self, sql, dsn=None):
-        out = subprocess.run(
-            ["psql", dsn or self.url, "-XqAt", "-F", "|", "-c", sql],
-            check=True, capture_output=True, text=True)
-        return [line.split("|") for line in out.stdout.splitlines() if line]
+    def __init__(self, cluster):
+        self.cluster = cluster
 
     def moves(self, match_id, after_ply=0):
         """(ply, seat, by_cpu, cpu_reason, played_at_ms) after a ply."""
-        rows = self.psql(
+        rows = self.cluster.psql(
             "SELECT ply, seat, by_cpu, cpu_reason, played_at_ms FROM moves "
             "WHERE match_id = '%s' AND ply > %d ORDER BY ply" %
             (match_id, after_ply))
@@ -75,48 +63,13 @@ class Database:
                 for p, s, b, r, t in rows]
 
     def one(self, sql):
-        rows = self.psql(sql)
+        rows = self.cluster.psql(sql)
         return rows[0][0] if rows else None
 
-    def drop(self):
-        self.psql("DROP SCHEMA %s CASCADE" % self.schema, self.admin)
 
-
-class Node:
-    """mancalad on 127.0.0.1:0 as cluster node `node_id`."""
-
-    def __init__(self, mancalad, url, node_id, workdir):
-        self.id = node_id
-        self.log_path = os.path.join(workdir, node_id + ".log")
-        with open(self.log_path, "w") as log:
-            self.proc = subprocess.Popen(
-                [mancalad, "--listen", "127.0.0.1:0", "--db", url,
-                 "--node-id", node_id, "--grace-seconds", str(GRACE_S),
-                 "--heartbeat-ms", str(HEARTBEAT_MS),
-                 "--sweep-ms", str(SWEEP_MS), "--tick-ms", "50",
-                 "--cpu-budgets-ms", "5,5,5,5", "--create-burst", "0"],
-                stdout=log, stderr=subprocess.STDOUT)
-
-        def port():
-            if self.proc.poll() is not None:
-                fail("node %s exited:\n%s" % (node_id, self.log()))
-            m = re.search(r"listening on port (\d+)", self.log())
-            return m and int(m.group(1))
-
-        self.port = harness.wait_for(port, "node %s to listen" % node_id, 30)
-        self.channel = grpc.insecure_channel("127.0.0.1:%d" % self.port)
-        self.players = player_grpc.PlayerServiceStub(self.channel)
-        self.matches = pb_grpc.MatchServiceStub(self.channel)
-
-    def log(self):
-        with open(self.log_path, errors="replace") as f:
-            return f.read()
-
-    def stop(self, sig):
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        self.proc.wait(timeout=30)
-        self.channel.close()
+NODE_FLAGS = ["--grace-seconds", str(GRACE_S), "--heartbeat-ms",
+              str(HEARTBEAT_MS), "--sweep-ms", str(SWEEP_MS), "--tick-ms",
+              "50"]
 
 
 class Watcher(threading.Thread):
@@ -151,17 +104,12 @@ class Player:
         return harness.auth(self.token)
 
 
-def load_stubs(stubs_dir):
-    sys.path.insert(0, stubs_dir)
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
-        __file__)), "..", "clients"))
-    global grpc, pb, pb_grpc, player_pb, player_grpc, harness
+def load_stubs():
+    global grpc, pb, player_pb, harness
     import grpc
     import harness
     from mancala.v1 import match_service_pb2 as pb
-    from mancala.v1 import match_service_pb2_grpc as pb_grpc
     from mancala.v1 import player_service_pb2 as player_pb
-    from mancala.v1 import player_service_pb2_grpc as player_grpc
 
 
 def match_id(match):
@@ -205,19 +153,12 @@ def seen_node(db, mid, seat):
 def main():
     if len(sys.argv) != 3:
         fail(__doc__)
-    dsn = os.environ.get("MANCALA_TEST_PG_DSN")
-    if not dsn:
-        if os.environ.get("CI") == "true":
-            fail("MANCALA_TEST_PG_DSN is not set (CI=true)")
-        print("SKIP: MANCALA_TEST_PG_DSN is not set")
-        sys.exit(77)
-    load_stubs(sys.argv[2])
-    workdir = tempfile.mkdtemp(prefix="mancala_two_nodes_time_")
-    db = Database(dsn)
-    a = b = None
+    cluster = two_nodes.Cluster(sys.argv[1], sys.argv[2])
+    load_stubs()
+    db = Database(cluster)
     try:
-        a = Node(sys.argv[1], db.url, "A", workdir)
-        b = Node(sys.argv[1], db.url, "B", workdir)
+        a = cluster.node("A", ["--node-id", "A"] + NODE_FLAGS)
+        b = cluster.node("B", ["--node-id", "B"] + NODE_FLAGS)
         p1, p2, p3, p4 = (Player(a, "P%d" % i) for i in range(1, 5))
 
         # Step 4's match: P1 (on A) moves last, through A; P2, to move,
@@ -243,7 +184,7 @@ def main():
         if db.moves(t_id, t_ply) or db.moves(s_id, s_ply):
             fail("a move was played before A died")
 
-        a.stop(signal.SIGKILL)
+        a.kill9()
         p3_watch_a.join(timeout=30)
         p3_seen_ms = int(db.one(
             "SELECT (extract(epoch FROM seen_at) * 1000)::bigint FROM seats "
@@ -304,18 +245,15 @@ def main():
         p3_watch_b.cancel()
 
         # Draining: SIGTERM, and B's row is gone.
-        b.stop(signal.SIGTERM)
+        b.stop()
         if b.proc.returncode != 0:
-            fail("B exited %d on SIGTERM:\n%s" % (b.proc.returncode, b.log()))
+            fail("B exited %d on SIGTERM:\n%s" % (b.proc.returncode,
+                                                    b.read_log()))
         if db.one("SELECT count(*) FROM nodes WHERE id = 'B'") != "0":
             fail("B's heartbeat row outlived its SIGTERM")
         print("PASS", flush=True)
     finally:
-        for node in (a, b):
-            if node is not None and node.proc.poll() is None:
-                node.proc.kill()
-                node.proc.wait()
-        db.drop()
+        cluster.close()
 
 
 if __name__ == "__main__":

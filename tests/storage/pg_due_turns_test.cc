@@ -20,10 +20,10 @@ namespace {
 
 constexpr int64_t kMinute = 60'000;
 
-class PgDueTurnsTest : public PgTest {
+class PgDueTurnsTest : public PgDatabaseTest {
  protected:
   void SetUp() override {
-    PgTest::SetUp();
+    PgDatabaseTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     auto store = PgStore::Open(db_->url(), 2);
     ASSERT_TRUE(store.ok()) << store.status();

@@ -14,12 +14,15 @@
 
 #include "storage/pg_schema.h"
 #include "tests/storage/pg_test_fixture.h"
+#include "tests/storage/store_test_fixture.h"
 #include "tests/support/test_database.h"
 
 namespace mancala::storage {
 namespace {
 
-using PgStoreTest = PgTest;
+using ::mancala::testing::Backend;
+
+using PgStoreTest = PgDatabaseTest;
 
 TEST_F(PgStoreTest, MigrationsAreRecordedInTheirTable) {
   ASSERT_TRUE(PgStore::Open(db_->url(), 1).ok());
@@ -131,6 +134,101 @@ TEST(PgErrorsTest, StatusesByKind) {
       pqxx::sql_error("terminating connection", "q", "57P01"), "op", &retry)));
   EXPECT_TRUE(absl::IsInternal(
       FromPqxx(pqxx::syntax_error("x", "q", "42601"), "op", &retry)));
+}
+
+// Two nodes rate the same player at once, each having read the rating
+// before the other wrote. With check_before the second write is refused
+// (FAILED_PRECONDITION), recomputed from the stored rating and appended
+// again, so no update is lost (issue 14); without it the second write
+// silently replaces the first.
+// The end of `match` for "p1": its rating goes from `read` (what this node
+// read; nullopt = never rated) to `after`.
+MatchUpdate End(const std::string& match,
+                const std::optional<RatingRecord>& read, double after) {
+  MatchUpdate u;
+  u.status = MatchStatus::kFinished;
+  u.ended_at_ms = 2000;
+  u.check_before = true;
+  RatingChange c;
+  c.match_id = match;
+  c.player_id = "p1";
+  c.game = "kalah";
+  c.before = read ? read->value : RatingValue{1500, 350, 0.06};
+  c.after = {after, 200, 0.06};
+  u.rating_changes.push_back(c);
+  u.new_ratings.push_back(
+      {"p1", "kalah", c.after, read ? read->games + 1 : 1, 2000});
+  return u;
+}
+
+std::optional<RatingRecord> Read(Store& store) {
+  auto r = store.GetRatings("kalah", {"p1"});
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok() || r->empty()) return std::nullopt;
+  return r->front();
+}
+
+TEST_F(PgStoreTest, SecondWriterOverAStaleRatingIsRefusedNotLost) {
+  auto a = PgStore::Open(db_->url(), 2);  // Node A's pool.
+  auto b = PgStore::Open(db_->url(), 2);  // Node B's pool.
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (const char* m : {"m0", "m1", "m2"}) {
+    ASSERT_TRUE((*a)->CreateMatch(SampleMatch(m)).ok());
+  }
+  // A first rating for p1 (1600, 1 game).
+  ASSERT_TRUE(
+      (*a)->AppendMove(SampleMove(1, 0, 1, "m0"), End("m0", std::nullopt, 1600))
+          .ok());
+  // Both nodes read 1600 / 1 game ...
+  const auto read_a = Read(**a);
+  const auto read_b = Read(**b);
+  ASSERT_TRUE(read_a && read_b);
+  ASSERT_EQ(read_b->games, 1);
+  // ... A writes first ...
+  ASSERT_TRUE(
+      (*a)->AppendMove(SampleMove(1, 0, 1, "m1"), End("m1", read_a, 1650))
+          .ok());
+  // ... so B's end, computed from 1600, must not land: nothing written.
+  absl::Status stale =
+      (*b)->AppendMove(SampleMove(1, 0, 1, "m2"), End("m2", read_b, 1550));
+  EXPECT_TRUE(absl::IsFailedPrecondition(stale)) << stale;
+  auto m2 = (*b)->GetMatch("m2");
+  ASSERT_TRUE(m2.ok());
+  EXPECT_EQ(m2->ply, 0);
+  auto now = Read(**b);
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->value.rating, 1650);
+  EXPECT_EQ(now->games, 2);
+  // Recomputed from what is stored now, it lands: three games counted.
+  ASSERT_TRUE(
+      (*b)->AppendMove(SampleMove(1, 0, 1, "m2"), End("m2", now, 1620)).ok());
+  now = Read(**a);
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->value.rating, 1620);
+  EXPECT_EQ(now->games, 3);
+  auto changes = (*a)->ListRatingChanges("p1", "kalah", std::nullopt, 10);
+  ASSERT_TRUE(changes.ok());
+  ASSERT_EQ(changes->size(), 3u);  // One per rated end, none lost.
+  EXPECT_EQ(changes->front().before.rating, 1650);  // m2's, newest first.
+}
+
+// A first rating raced the same way: the loser saw no row.
+TEST_F(PgStoreTest, TwoFirstRatingsAtOnceKeepBoth) {
+  auto a = PgStore::Open(db_->url(), 2);
+  auto b = PgStore::Open(db_->url(), 2);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE((*a)->CreateMatch(SampleMatch("m1")).ok());
+  ASSERT_TRUE((*a)->CreateMatch(SampleMatch("m2")).ok());
+  ASSERT_TRUE(
+      (*a)->AppendMove(SampleMove(1, 0, 1, "m1"), End("m1", std::nullopt, 1700))
+          .ok());
+  absl::Status stale = (*b)->AppendMove(SampleMove(1, 0, 1, "m2"),
+                                        End("m2", std::nullopt, 1300));
+  EXPECT_TRUE(absl::IsFailedPrecondition(stale)) << stale;
+  auto now = Read(**b);
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->value.rating, 1700);
+  EXPECT_EQ(now->games, 1);
 }
 
 }  // namespace

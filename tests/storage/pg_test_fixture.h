@@ -1,5 +1,6 @@
-// A fresh PostgreSQL schema for each test (skipped without a server, failed
-// under CI=true), named after the test.
+// A fresh PostgreSQL database per test (tests/support/test_database.h),
+// named after the test; the test is skipped without MANCALA_TEST_PG_DSN
+// (a failure under CI=true).
 
 #ifndef MANCALA_TESTS_STORAGE_PG_TEST_FIXTURE_H_
 #define MANCALA_TESTS_STORAGE_PG_TEST_FIXTURE_H_
@@ -12,12 +13,12 @@
 
 namespace mancala::storage {
 
-class PgTest : public ::testing::Test {
+class PgDatabaseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(::mancala::testing::Backend::kPostgres);
+    MANCALA_SKIP_WITHOUT_POSTGRES(testing::Backend::kPostgres);
     auto db = testing::TestDatabase::Create(
-        ::mancala::testing::Backend::kPostgres,
+        testing::Backend::kPostgres,
         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);

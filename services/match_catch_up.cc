@@ -1,0 +1,164 @@
+// LiveMatches: the live match as a cache of the stored one. With several
+// nodes on one database (PostgreSQL) another node may have moved, joined or
+// ended a match this node holds; CatchUp() is the one path that brings the
+// cache level with the store: a stale client's move, a move the store
+// refused (another node took the ply), a read, a move notice
+// (storage/move_notices.h) and a listener's resync all go through it. It
+// also tells this node's watchers each move it finds, in ply order, so a
+// watcher sees every ply once whichever node played it.
+// With SQLite this process is the only writer and the cache is never behind:
+// nothing here runs (notices_ is null).
+
+#include "services/convert.h"
+#include "services/errors.h"
+#include "services/live_matches.h"
+#include "services/resource_names.h"
+#include "services/watch_events.h"
+
+namespace mancala::services {
+
+using storage::MatchStatus;
+using storage::SeatRecord;
+
+namespace {
+
+bool SameSeats(const std::vector<SeatRecord>& a,
+               const std::vector<SeatRecord>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].kind != b[i].kind || a[i].player_id != b[i].player_id ||
+        a[i].cpu_level != b[i].cpu_level) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+grpc::Status LiveMatches::ApplyStored(engine::State& state,
+                                      const storage::MoveRow& row) {
+  auto err = row.pit < 0 ? state.Resign(row.seat) : state.Apply(row.pit);
+  if (!err.has_value()) return grpc::Status::OK;
+  return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
+               "stored move at ply " + std::to_string(row.ply) + " of " +
+                   MatchName(row.match_id) + " does not replay: " +
+                   std::string(engine::MoveErrorMessage(*err)));
+}
+
+std::string LiveMatches::DisplayName(const SeatRecord& seat) {
+  switch (seat.kind) {
+    case SeatRecord::Kind::kCpu:
+      return "CPU (level " + std::to_string(seat.cpu_level) + ")";
+    case SeatRecord::Kind::kOpen:
+      return "(open)";
+    case SeatRecord::Kind::kPlayer:
+      break;
+  }
+  auto player = store_.GetPlayer(seat.player_id);
+  return player.ok() ? player->display_name : "";
+}
+
+grpc::Status LiveMatches::CatchUp(Live& live) {
+  auto stored = store_.GetMatch(live.record.id);
+  if (!stored.ok()) return FromStorage(stored.status());
+  storage::MatchRecord& rec = live.record;
+  // The cheap check: most of the time nothing changed elsewhere.
+  if (stored->ply <= rec.ply && stored->status == rec.status &&
+      stored->voided == rec.voided && stored->rematch_id == rec.rematch_id &&
+      SameSeats(stored->seats, rec.seats)) {
+    return grpc::Status::OK;
+  }
+  const bool started = rec.status == MatchStatus::kWaiting &&
+                       stored->status != MatchStatus::kWaiting;
+  for (size_t i = 0; i < stored->seats.size(); ++i) {
+    if (i >= rec.seats.size() ||
+        !SameSeats({stored->seats[i]}, {rec.seats[i]})) {
+      live.display_names[i] = DisplayName(stored->seats[i]);
+    }
+  }
+  if (started) live.clock.StartMatch(clock_.NowMs());
+  // The moves after the cached ply, applied and told in order.
+  const int64_t moved_from = rec.ply;
+  constexpr int kPage = 1000;
+  while (rec.ply < stored->ply) {
+    auto rows = store_.ListMoves(rec.id, rec.ply + 1, kPage);
+    if (!rows.ok()) return FromStorage(rows.status());
+    if (rows->empty()) break;  // Not there yet: the record moved on first.
+    for (const storage::MoveRow& row : *rows) {
+      if (row.ply != rec.ply + 1) break;
+      if (grpc::Status s = ApplyStored(live.state, row); !s.ok()) return s;
+      rec.ply = row.ply;
+      live.clock.StartTurn(row.played_at_ms, live.state.is_over());
+      if (live.audience) {
+        v1::WatchEvent moved;
+        if (grpc::Status s = ToProto(row, moved.mutable_move()); !s.ok()) {
+          return s;
+        }
+        Broadcast(live, std::move(moved));
+      }
+    }
+  }
+  if (rec.ply != stored->ply) {
+    return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
+                 MatchName(rec.id) + " is stored at ply " +
+                     std::to_string(stored->ply) + " but its moves end at " +
+                     std::to_string(rec.ply));
+  }
+  rec = *std::move(stored);
+  if (rec.ply != moved_from) live.clock.CancelCpuTurn();  // Moot now.
+  if (!live.audience) return grpc::Status::OK;
+  v1::Match snapshot;
+  Snapshot(live, &snapshot);
+  if (live.ended()) {
+    Broadcast(live, MatchEvent(snapshot, true), /*last=*/true);
+  } else if (started) {
+    Broadcast(live, MatchEvent(snapshot, false));
+  } else if (rec.ply != moved_from) {
+    TellTurn(live, snapshot);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
+  if (grpc::Status s = Find(id, out); !s.ok() || !notices_) return s;
+  absl::MutexLock lock(&(*out)->mu);
+  return CatchUp(**out);
+}
+
+void LiveMatches::SetMoveNotices(
+    std::unique_ptr<storage::MoveNotices> notices) {
+  notices_ = std::move(notices);
+  if (!notices_) return;
+  notices_->Listen(
+      [this](const std::string& id, int64_t ply) { OnMoveNotice(id, ply); },
+      [this] { Resync(); });
+}
+
+void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
+  LivePtr live;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = matches_.find(id);
+    if (it == matches_.end()) return;  // Not cached here: read when asked.
+    live = it->second;
+  }
+  absl::MutexLock lock(&live->mu);
+  // This node's own moves come back too; they are no news.
+  if (live->record.ply < ply)
+    static_cast<void>(CatchUp(*live));  // A hint: errors wait.
+}
+
+void LiveMatches::Resync() {
+  std::vector<LivePtr> all;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [id, live] : matches_) all.push_back(live);
+  }
+  for (LivePtr& live : all) {
+    absl::MutexLock lock(&live->mu);
+    if (!live->ended()) static_cast<void>(CatchUp(*live));  // Reads retry.
+  }
+}
+
+}  // namespace mancala::services

@@ -1,0 +1,134 @@
+"""Several real mancalad nodes on one fresh PostgreSQL database, on loopback.
+
+The database is created on the server MANCALA_TEST_PG_DSN names (deploy/pg.sh
+env prints it; deploy/dev.sh test starts one) and dropped at the end. Each
+node is `mancalad --storage postgres --listen 127.0.0.1:0`, its port read
+back from the log line "listening on port N". Without MANCALA_TEST_PG_DSN a
+test exits 77 (ctest: skipped), or fails under CI=true.
+
+usage (from a test): cluster = Cluster(mancalad, stubs_dir); a = cluster.node("A")
+"""
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+SKIPPED = 77
+DEADLINE_S = 30  # Per wait; generous for a loaded 2-core machine.
+
+
+def load_stubs(stubs_dir):
+    """Puts the Python stubs the build generated from proto/ on the path,
+    and tests/clients/harness.py, whose helpers these tests share."""
+    sys.path.insert(0, stubs_dir)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "clients"))
+
+
+def wait_for(condition, what, timeout=DEADLINE_S):
+    """harness.wait_for (polls until truthy), with this file's deadline."""
+    import harness
+    return harness.wait_for(condition, what, timeout)
+
+
+def _psql(dsn, sql):
+    subprocess.run(["psql", dsn, "-XqAt", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def _with_database(dsn, name):
+    parts = urllib.parse.urlsplit(dsn)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+class Node:
+    """One mancalad on the cluster's database, with its gRPC stubs."""
+
+    def __init__(self, cluster, name, extra=()):
+        import grpc
+        from mancala.v1 import (match_service_pb2_grpc,
+                                player_service_pb2_grpc,
+                                rating_service_pb2_grpc)
+        self.name = name
+        self.log = os.path.join(cluster.dir, "mancalad_%s.log" % name)
+        env = dict(os.environ, MANCALAD_DATABASE_URL=cluster.url)
+        args = [cluster.mancalad, "--storage", "postgres", "--listen",
+                "127.0.0.1:0", "--cpu-budgets-ms", "5,5,5,5",
+                "--create-burst", "0"] + list(extra)
+        with open(self.log, "a") as out:
+            self.proc = subprocess.Popen(args, stdout=out,
+                                         stderr=subprocess.STDOUT, env=env)
+
+        def port():
+            if self.proc.poll() is not None:
+                raise AssertionError("mancalad %s exited: %s" %
+                                     (name, self.read_log()))
+            m = re.findall(r"listening on port (\d+)", self.read_log())
+            return m and int(m[-1])
+
+        self.port = wait_for(port, "node %s to listen" % name)
+        self.channel = grpc.insecure_channel("127.0.0.1:%d" % self.port)
+        self.players = player_service_pb2_grpc.PlayerServiceStub(self.channel)
+        self.matches = match_service_pb2_grpc.MatchServiceStub(self.channel)
+        self.ratings = rating_service_pb2_grpc.RatingServiceStub(self.channel)
+
+    def read_log(self):
+        with open(self.log, errors="replace") as f:
+            return f.read()
+
+    def kill9(self):
+        """SIGKILL: no shutdown of any kind, as a crashed machine."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=DEADLINE_S)
+        self.channel.close()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=DEADLINE_S)
+        self.channel.close()
+
+
+class Cluster:
+    """A fresh database and the nodes started on it."""
+
+    def __init__(self, mancalad, stubs_dir):
+        load_stubs(stubs_dir)
+        server = os.environ.get("MANCALA_TEST_PG_DSN")
+        if not server:
+            if os.environ.get("CI") == "true":
+                print("FAIL: MANCALA_TEST_PG_DSN is not set (CI=true)")
+                sys.exit(1)
+            print("SKIP: MANCALA_TEST_PG_DSN is not set")
+            sys.exit(SKIPPED)
+        self.mancalad = mancalad
+        self.server = server
+        self.db = "mancala_e2e_%d_%06x" % (os.getpid(),
+                                            random.getrandbits(24))
+        _psql(server, "CREATE DATABASE " + self.db)
+        self.url = _with_database(server, self.db)
+        self.dir = tempfile.mkdtemp(prefix="mancala_nodes_")
+        self.nodes = []
+
+    def node(self, name, extra=()):
+        n = Node(self, name, extra)
+        self.nodes.append(n)
+        return n
+
+    def psql(self, sql):
+        """Rows of `sql` on the cluster's database, as lists of strings."""
+        out = subprocess.run(["psql", self.url, "-XqAt", "-F", "\t", "-c",
+                              sql], check=True, capture_output=True,
+                             text=True).stdout
+        return [line.split("\t") for line in out.splitlines()]
+
+    def close(self):
+        for n in self.nodes:
+            n.stop()
+        _psql(self.server, "DROP DATABASE IF EXISTS %s WITH (FORCE)" %
+              self.db)

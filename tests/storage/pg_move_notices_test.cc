@@ -1,0 +1,118 @@
+// PgMoveNotices (storage/pg_move_notices.h) on a real PostgreSQL: notices
+// published on one object reach a listener, batched to the latest ply per
+// match; foreign payloads on the channel are ignored; a listener whose
+// connection is killed reconnects by itself and asks for a resync.
+
+#include "storage/pg_move_notices.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <pqxx/pqxx>
+#include <thread>
+
+#include "tests/storage/pg_test_fixture.h"
+#include "tests/support/test_database.h"
+
+namespace mancala::storage {
+namespace {
+
+// What a listener heard, read under a lock by the test thread.
+struct Heard {
+  std::mutex mu;
+  std::map<std::string, int64_t> latest;  // Match id -> highest ply.
+  int notices = 0;
+  int resyncs = 0;
+};
+
+// Polls `condition` (under heard.mu) every 10 ms for at most 20 s.
+template <class F>
+bool WaitFor(Heard& heard, F condition) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < end) {
+    {
+      std::lock_guard<std::mutex> lock(heard.mu);
+      if (condition()) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+class PgMoveNoticesTest : public PgDatabaseTest {
+ protected:
+  // Listens on a PgMoveNotices of its own, as another node would.
+  std::unique_ptr<PgMoveNotices> Listener(Heard& heard) {
+    auto n = std::make_unique<PgMoveNotices>(db_->url());
+    n->Listen(
+        [&heard](const std::string& id, int64_t ply) {
+          std::lock_guard<std::mutex> lock(heard.mu);
+          int64_t& latest = heard.latest[id];
+          latest = std::max(latest, ply);
+          ++heard.notices;
+        },
+        [&heard] {
+          std::lock_guard<std::mutex> lock(heard.mu);
+          ++heard.resyncs;
+        });
+    return n;
+  }
+};
+
+TEST_F(PgMoveNoticesTest, PublishedPliesReachAnotherNodesListener) {
+  Heard heard;
+  auto listener = Listener(heard);
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
+  PgMoveNotices sender(db_->url());
+  for (int ply = 1; ply <= 50; ++ply) sender.Publish("m1", ply);
+  sender.Publish("m2", 7);
+  sender.Publish("m2", 3);  // Older than what is queued: adds nothing.
+  ASSERT_TRUE(WaitFor(heard, [&] {
+    return heard.latest["m1"] == 50 && heard.latest["m2"] == 7;
+  }));
+  std::lock_guard<std::mutex> lock(heard.mu);
+  // Batched: never more notices than publications, usually far fewer.
+  EXPECT_LE(heard.notices, 51);
+}
+
+TEST_F(PgMoveNoticesTest, ForeignPayloadsOnTheChannelAreIgnored) {
+  Heard heard;
+  auto listener = Listener(heard);
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
+  pqxx::connection c(db_->url());
+  pqxx::nontransaction tx(c);
+  for (const char* payload : {"", "m1", "m1 x", "m1 12abc", " 4"}) {
+    tx.exec_params("SELECT pg_notify($1, $2)",
+                   std::string(PgMoveNotices::kChannel), std::string(payload));
+  }
+  tx.exec_params("SELECT pg_notify($1, $2)",
+                 std::string(PgMoveNotices::kChannel), std::string("m9 4"));
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.latest.count("m9") > 0; }));
+  std::lock_guard<std::mutex> lock(heard.mu);
+  EXPECT_EQ(heard.notices, 1);  // Delivered in order: the others came first.
+  EXPECT_EQ(heard.latest["m9"], 4);
+}
+
+TEST_F(PgMoveNoticesTest, AKilledListenerReconnectsAndAsksForAResync) {
+  Heard heard;
+  auto listener = Listener(heard);
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
+  {
+    pqxx::connection c(db_->url());
+    pqxx::nontransaction tx(c);
+    pqxx::result killed = tx.exec(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+        "datname = current_database() AND query LIKE 'LISTEN%'");
+    ASSERT_EQ(killed.size(), 1u);
+  }
+  // Notices sent while it was away may be lost: the resync says so.
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 2; }));
+  PgMoveNotices sender(db_->url());
+  sender.Publish("m1", 3);
+  EXPECT_TRUE(WaitFor(heard, [&] { return heard.latest["m1"] == 3; }));
+}
+
+}  // namespace
+}  // namespace mancala::storage
