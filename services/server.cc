@@ -40,7 +40,9 @@ struct Server::Impl {
   std::unique_ptr<storage::Store> store;
   std::function<absl::Status()> ping;  // Empty for SQLite.
   std::unique_ptr<Authenticator> auth;
-  std::unique_ptr<ClusterNode> cluster;  // PostgreSQL only.
+  // PostgreSQL only. Declared before `matches` and `cpu`, whose threads
+  // call it; its own threads call `matches`, so ~Impl() stops them first.
+  std::unique_ptr<ClusterNode> cluster;
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -59,6 +61,10 @@ struct Server::Impl {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
+
+  ~Impl() {
+    if (cluster) cluster->Stop();
+  }
 
   // The ticker: checks clocks and presence every `every` until stopping.
   absl::Mutex tick_mu;
