@@ -12,11 +12,13 @@ namespace mancala::services {
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
                      std::array<int, 4> budget_ms,
                      std::function<std::string(const CpuTurn&)> client_of,
-                     Metrics* metrics)
+                     Metrics* metrics,
+                     std::function<bool(const CpuTurn&)> claim)
     : matches_(matches),
       budget_ms_(budget_ms),
       client_of_(std::move(client_of)),
-      metrics_(metrics) {
+      metrics_(metrics),
+      claim_(std::move(claim)) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
 
@@ -86,6 +88,7 @@ void CpuWorker::Run() {
         budget_ms_[std::clamp(turn->level, 1, 4) - 1]);
     options.stop = turn->stop.get();
     if (turn->stop && turn->stop->load()) continue;  // No longer wanted.
+    if (claim_ && !claim_(*turn)) continue;          // Another node plays it.
     const auto search_start = std::chrono::steady_clock::now();
     const int pit = engine::ChooseMove(turn->state, options);
     if (metrics_ != nullptr) {

@@ -10,6 +10,10 @@
 // `client_of`), and the workers take the clients in turn (round robin), so
 // one client's many CPU matches delay another client's CPU move by at most
 // one search per worker thread, however many they queue.
+// Clusters (several nodes on PostgreSQL, cluster_node.h): before searching,
+// the worker claims the turn in the store (`claim`); a turn another live
+// node holds is dropped, so one search runs per turn across the nodes, and
+// a turn whose node died is swept and claimed again elsewhere.
 // Thread-safety: Enqueue() may be called from any thread; Stop() from one.
 
 #ifndef MANCALA_SERVICES_CPU_WORKER_H_
@@ -36,10 +40,12 @@ class CpuWorker {
   // Starts `threads` workers that play turns on `matches`; a move at level
   // L may think for at most budget_ms[L - 1] milliseconds. `client_of`
   // names the client a turn is played for (queues are per client). Each
-  // search is reported to `metrics` (may be null).
+  // search is reported to `metrics` (may be null). `claim` (empty: none,
+  // SQLite) tells whether this node may play a turn.
   CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms,
             std::function<std::string(const CpuTurn&)> client_of,
-            Metrics* metrics = nullptr);
+            Metrics* metrics = nullptr,
+            std::function<bool(const CpuTurn&)> claim = nullptr);
   // Stop()s.
   ~CpuWorker();
 
@@ -61,6 +67,7 @@ class CpuWorker {
   const std::array<int, 4> budget_ms_;
   const std::function<std::string(const CpuTurn&)> client_of_;
   Metrics* const metrics_;
+  const std::function<bool(const CpuTurn&)> claim_;
   Mutex mu_;
   CondVar cv_;  // Signalled when a turn is queued or stopping_ is set.
   // Turns by client, and the clients with turns queued, in turn.

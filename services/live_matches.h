@@ -54,6 +54,7 @@
 #include "mancala/v1/admin_service.pb.h"
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
+#include "services/cluster_node.h"
 #include "services/event_stream.h"
 #include "services/live_match.h"
 #include "services/match_shape.h"
@@ -125,6 +126,15 @@ class LiveMatches {
 
   // Called (outside any match lock) whenever the computer must move.
   void SetCpuTurnListener(std::function<void(CpuTurn)> listener);
+  // Several nodes on one database (PostgreSQL, cluster_node.h): each move
+  // stores when the next turn is due, players' presence is marked in the
+  // store, and stand-ins come from the store's sweep (match_due.cc). Null
+  // (SQLite, the default): this node's timers are the only ones. Call once,
+  // before LoadActive(); `cluster` outlives this object's use of it.
+  void SetCluster(ClusterNode* cluster) { cluster_ = cluster; }
+  // A due turn this node claimed from the store's sweep: catches the match
+  // up and, if that turn is still the one due, announces its CPU turn.
+  void PlayDue(const storage::DueTurn& turn);
 
   // Several nodes on one database (PostgreSQL): every committed move is
   // published, notices from other nodes catch the cached match up and feed
@@ -300,6 +310,15 @@ class LiveMatches {
   // Queues `event` for every watcher on the match's strand.
   void Broadcast(Live& live, v1::WatchEvent event, bool last = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // The cluster's part of a move leaving `next` (match_due.cc): the seat
+  // to move, when its turn is due, and this node's claim on a CPU seat's.
+  void SetDue(const Live& live, const engine::State& next,
+              storage::MatchUpdate* update) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Marks in the store that this node holds `seat`'s player (a call), and
+  // every seat whose player streams from here (match_due.cc).
+  void ReportSeen(Live& live, int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  void ReportStreams(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Hands a due CPU turn to the listener; called with no lock held.
   void Announce(std::optional<CpuTurn> turn);
 
@@ -310,6 +329,7 @@ class LiveMatches {
   // at shutdown still reach their streams.
   StrandPool fanout_;
   std::function<void(CpuTurn)> on_cpu_turn_;
+  ClusterNode* cluster_ = nullptr;   // SetCluster().
   std::atomic<bool> closed_{false};  // CloseWatchers() was called.
   // Declared after fanout_ and before matches_: stopped (in the destructor)
   // before anything its callbacks touch goes away.

@@ -109,6 +109,22 @@ int main(int argc, char** argv) {
                  "changes)")
       ->check(CLI::Range(0.25, 3600.0))
       ->capture_default_str();
+  int64_t heartbeat_ms = options.heartbeat.count();
+  int64_t sweep_ms = options.sweep.count();
+  app.add_option("--node-id", options.node_id,
+                 "PostgreSQL: this node's name among the nodes sharing the "
+                 "database (default: hostname-pid-random hex)");
+  app.add_option("--heartbeat-ms", heartbeat_ms,
+                 "PostgreSQL: how often this node tells the others it is "
+                 "alive; a node silent for the grace period is dead (ms)")
+      ->check(CLI::Range(10, 60000))
+      ->capture_default_str();
+  app.add_option("--sweep-ms", sweep_ms,
+                 "PostgreSQL: how often this node looks for due turns "
+                 "(CPU seats, deadlines, absent players) that no live node "
+                 "has claimed (ms)")
+      ->check(CLI::Range(10, 60000))
+      ->capture_default_str();
   std::string admin_token_flag, admin_token_file;
   app.add_option("--admin-token-file", admin_token_file,
                  "file whose first line is the token that opens AdminService "
@@ -227,6 +243,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 4; ++i) options.cpu_budget_ms[i] = budgets[i];
   options.grace =
       std::chrono::milliseconds(static_cast<int64_t>(grace_seconds * 1000));
+  options.heartbeat = std::chrono::milliseconds(heartbeat_ms);
+  options.sweep = std::chrono::milliseconds(sweep_ms);
   options.tick = std::chrono::milliseconds(tick_ms);
   options.cpu_fallback =
       std::chrono::milliseconds(static_cast<int64_t>(fallback_seconds * 1000));

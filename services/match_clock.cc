@@ -52,6 +52,7 @@ void LiveMatches::Tick() {
         continue;
       }
       UpdatePresence(*live);
+      ReportStreams(*live);
       turn = DueCpuTurn(*live);
     }
     Announce(std::move(turn));

@@ -195,6 +195,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.events = move.SerializeAsString();
   row.request_id = request_id;
   storage::MatchUpdate update;
+  SetDue(live, next, &update);
   if (!next.is_over()) {
     return Commit(live, std::move(next), std::move(row), update, reply);
   }

@@ -5,12 +5,14 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
 #include "absl/time/time.h"
 #include "services/admin_service.h"
 #include "services/auth.h"
+#include "services/cluster_node.h"
 #include "services/convert.h"
 #include "services/cpu_worker.h"
 #include "services/guarded_services.h"
@@ -25,6 +27,7 @@
 #include "services/resource_names.h"
 #include "services/rpc_log.h"
 #include "services/unparsed_request.h"
+#include "storage/open_cluster.h"
 #include "storage/open_match_queue.h"
 #include "storage/open_store.h"
 
@@ -38,6 +41,9 @@ struct Server::Impl {
   std::unique_ptr<storage::Store> store;
   std::function<absl::Status()> ping;  // Empty for SQLite.
   std::unique_ptr<Authenticator> auth;
+  // PostgreSQL only. Declared before `matches` and `cpu`, whose threads
+  // call it; its own threads call `matches`, so ~Impl() stops them first.
+  std::unique_ptr<ClusterNode> cluster;
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -57,6 +63,10 @@ struct Server::Impl {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
+
+  ~Impl() {
+    if (cluster) cluster->Stop();
+  }
 
   // The ticker: checks clocks and presence every `every` until stopping.
   Mutex tick_mu;
@@ -134,6 +144,28 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
   return MetricsHttpServer::Start(address, metrics);
 }
 
+// Joins the cluster on `options.db_path`; due turns this node claims from
+// the sweep are played by `matches`.
+absl::StatusOr<std::unique_ptr<ClusterNode>> StartCluster(
+    const ServerOptions& options, const std::string& node_id,
+    LiveMatches* matches) {
+  auto tables = storage::OpenCluster(options.db_path);
+  if (!tables.ok()) return tables.status();
+  ClusterOptions cluster;
+  cluster.node_id = node_id;
+  // A live node must never look dead: at least a few beats per grace.
+  cluster.heartbeat = std::min(options.heartbeat, options.grace / 3);
+  cluster.sweep = options.sweep;
+  cluster.grace_ms = options.grace.count();
+  // The longest search, and room for its move to be stored.
+  cluster.claim_ttl_ms = *std::max_element(options.cpu_budget_ms.begin(),
+                                           options.cpu_budget_ms.end()) +
+                         5'000;
+  return ClusterNode::Start(
+      *std::move(tables), std::move(cluster),
+      [matches](const storage::DueTurn& turn) { matches->PlayDue(turn); });
+}
+
 }  // namespace
 
 Server::~Server() { Shutdown(); }
@@ -142,6 +174,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const ServerOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->clock = options.clock ? options.clock : &impl->system_clock;
+  // One name for everything this node holds in a shared database.
+  const std::string node_id =
+      options.node_id.empty() ? DefaultNodeId() : options.node_id;
   if (options.db_path != ":memory:" &&
       !storage::IsPostgresUrl(options.db_path)) {
     std::error_code ec;
@@ -172,13 +207,24 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   // Null for SQLite; with PostgreSQL the nodes tell each other their moves.
   impl->matches->SetMoveNotices(std::move(store->notices));
   LiveMatches* live = impl->matches.get();
+  std::function<bool(const CpuTurn&)> claim;
+  if (storage::IsPostgresUrl(options.db_path)) {
+    auto cluster = StartCluster(options, node_id, live);
+    if (!cluster.ok()) return cluster.status();
+    impl->cluster = *std::move(cluster);
+    impl->matches->SetCluster(impl->cluster.get());
+    claim = [node = impl->cluster.get()](const CpuTurn& turn) {
+      return node->Claim(turn.match_id, turn.ply,
+                         turn.reason == v1::Move::STAND_IN);
+    };
+  }
   impl->cpu = std::make_unique<CpuWorker>(
       *impl->matches, options.cpu_threads, options.cpu_budget_ms,
       [live](const CpuTurn& turn) {  // The match's creator.
         v1::Match m;
         return live->Get(turn.match_id, "", &m).ok() ? m.creator() : "";
       },
-      &impl->metrics);
+      &impl->metrics, std::move(claim));
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
@@ -201,7 +247,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   mm.update_every_ms = options.queue_update.count();
   const Clock* clock = impl->clock;
   auto queue = storage::OpenMatchQueue(
-      options.db_path, options.node_id, [clock] { return clock->NowMs(); },
+      options.db_path, node_id, [clock] { return clock->NowMs(); },
       /*test_clock=*/options.clock != nullptr);
   if (!queue.ok()) return queue.status();
   impl->match_queue = *std::move(queue);
@@ -315,6 +361,9 @@ void Server::Shutdown() {
   //    so the drain below waits only for short calls.
   impl_->matches->CloseWatchers();
   impl_->matchmaker->CloseAll();
+  //    A cluster node stops sweeping and deletes its heartbeat: its peers
+  //    take over its due turns at once.
+  if (impl_->cluster) impl_->cluster->Stop();
   // 2. gRPC stops accepting calls and waits for those in flight: every
   //    move it stores is answered.
   impl_->server->Shutdown(std::chrono::system_clock::now() +

@@ -35,9 +35,6 @@ struct ServerOptions {
   int db_busy_timeout_ms = 5000;
   int db_read_connections = 4;
   int db_pool_size = 8;  // PostgreSQL connections (fixed pool).
-  // This node's name among the nodes sharing one PostgreSQL database (its
-  // matchmaking searches are tied to it); empty = hostname-pid-random hex.
-  std::string node_id;
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
   std::chrono::milliseconds health_probe{500};
@@ -73,6 +70,14 @@ struct ServerOptions {
   int fanout_threads = 2;  // Threads that feed watch streams.
   // Longest time between two queue updates to a searcher.
   std::chrono::milliseconds queue_update{5'000};
+  // Several nodes on one PostgreSQL database (services/cluster_node.h); not
+  // used with SQLite. The node's id (empty: DefaultNodeId(); its heartbeat,
+  // claims and matchmaking searches are tied to it), how often it
+  // writes its heartbeat, and how often it sweeps the store for due turns
+  // nobody alive has claimed.
+  std::string node_id;
+  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds sweep{250};
 
   // Limits against hostile or broken clients (README "Limits").
   // Largest request accepted, bytes (RESOURCE_EXHAUSTED beyond).

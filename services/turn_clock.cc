@@ -50,13 +50,16 @@ v1::Move::CpuReason TurnClock::Due(int seat, bool cpu_seat, int64_t now,
   if (cpu_seat) return v1::Move::CPU_SEAT;
   if (deadline_ms_ > 0 && now >= deadline_ms_) return v1::Move::TURN_TIMEOUT;
   if (Present(seat, now)) return v1::Move::CPU_REASON_UNSPECIFIED;
-  Seat& s = seats_[seat];
-  if (!s.standing_in) {
-    s.standing_in = true;
-    s.announced_present = false;
-    *stand_in_began = true;
-  }
+  *stand_in_began = BeginStandIn(seat);
   return v1::Move::STAND_IN;
+}
+
+bool TurnClock::BeginStandIn(int seat) {
+  Seat& s = seats_[seat];
+  if (s.standing_in) return false;
+  s.standing_in = true;
+  s.announced_present = false;
+  return true;
 }
 
 std::shared_ptr<std::atomic<bool>> TurnClock::QueueCpuTurn(int64_t ply) {

@@ -25,6 +25,14 @@
 //    refused when it comes back if the match moved on or it was stopped
 //    (LiveMatches::PlayCpu).
 //
+// 7. Clusters (several nodes on PostgreSQL, docs/cluster.md). The store
+//    holds when each turn is due and which node last saw each seat's
+//    player (storage/due_turns.h). A node's own view of presence is
+//    partial (the player may be on another node): a stand-in it decides is
+//    played only if no other live node saw the player within the grace
+//    period (the claim checks it), and a node that claims a stand-in from
+//    the store's sweep begins it here (BeginStandIn).
+//
 // Expiry is noticed, not timed: LiveMatches::Tick() (the server's ticker,
 // or a test after moving a ManualClock) and every call on the match ask
 // Due(). Times are milliseconds since the Unix epoch from the injected
@@ -76,6 +84,11 @@ class TurnClock {
   // now sets `*stand_in_began` (announce it: the seat is absent).
   v1::Move::CpuReason Due(int seat, bool cpu_seat, int64_t now,
                           bool* stand_in_began);
+  // Rule 4 or 7: the CPU stands in for `seat` (the store says its player
+  // is absent); true if the stand-in begins now (announce it).
+  bool BeginStandIn(int seat);
+  // Whether a WatchMatch stream of `seat`'s player is open on this node.
+  bool Streaming(int seat) const { return seats_[seat].open_streams > 0; }
 
   // Rule 6: the stop flag of a new CpuTurn for `ply`, or null if one for
   // that ply is out already.

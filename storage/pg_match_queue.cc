@@ -1,9 +1,6 @@
 #include "storage/pg_match_queue.h"
 
-#include <unistd.h>
-
 #include <pqxx/pqxx>
-#include <random>
 #include <utility>
 
 #include "storage/pg_store.h"
@@ -48,16 +45,6 @@ absl::StatusOr<std::vector<T>> Rows(
 
 }  // namespace
 
-std::string DefaultNodeId() {
-  char host[256] = {};
-  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
-  std::random_device rd;
-  char hex[8];
-  snprintf(hex, sizeof(hex), "%06x", rd() & 0xFFFFFF);
-  return std::string(host[0] ? host : "node") + "-" + std::to_string(getpid()) +
-         "-" + hex;
-}
-
 PgMatchQueue::PgMatchQueue(std::unique_ptr<PgPool> pool, std::string node_id,
                            int expire_ms, std::function<int64_t()> test_now_ms)
     : pool_(std::move(pool)),
@@ -78,7 +65,9 @@ absl::StatusOr<std::unique_ptr<PgMatchQueue>> PgMatchQueue::Open(
   // arriving meanwhile; more callers wait for one.
   auto pool = PgPool::Open(dsn, 2, nullptr);
   if (!pool.ok()) return pool.status();
-  if (node_id.empty()) node_id = DefaultNodeId();
+  if (node_id.empty()) {
+    return absl::InvalidArgumentError("the matchmaking queue needs a node id");
+  }
   return std::unique_ptr<PgMatchQueue>(new PgMatchQueue(
       *std::move(pool), std::move(node_id), expire_ms, std::move(test_now_ms)));
 }

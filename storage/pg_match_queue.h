@@ -67,9 +67,6 @@ class PgMatchQueue final : public MatchQueue {
   const std::function<int64_t()> test_now_ms_;
 };
 
-// hostname-pid-6 random hex digits: unique among live nodes.
-std::string DefaultNodeId();
-
 }  // namespace mancala::storage
 
 #endif  // MANCALA_STORAGE_PG_MATCH_QUEUE_H_

@@ -121,7 +121,7 @@ CREATE TABLE audit_log (
   reason  TEXT NOT NULL
 );
 )sql",
-      // 3: CreateMatch request ids (unique per creator), the reason a
+      // 2: CreateMatch request ids (unique per creator), the reason a
       // match was cancelled, and the waiting matches of each creator
       // (--max-waiting-matches-per-player counts them).
       R"sql(
@@ -133,7 +133,7 @@ CREATE UNIQUE INDEX matches_by_request ON matches (created_by, request_id)
 CREATE INDEX matches_waiting_by_creator ON matches (created_by)
   WHERE status = 'waiting';
 )sql",
-      // The matchmaking queue shared by every node (PostgreSQL only; a
+      // 3: the matchmaking queue shared by every node (PostgreSQL only; a
       // SQLite server keeps it in memory): storage/pg_match_queue.h. One
       // row per search; times are the database's.
       R"sql(
@@ -154,6 +154,28 @@ CREATE TABLE match_queue (
 );
 CREATE INDEX match_queue_by_key ON match_queue (queue_key, arrival);
 CREATE INDEX match_queue_by_node ON match_queue (node_id);
+)sql",
+      // 4: clusters (issue 14, storage/node_registry.h, storage/due_turns.h):
+      // the nodes' heartbeats; on each match the seat to move, when its
+      // next automatic action is due and who claimed it; on each seat who
+      // last saw its player. Times on the database's clock.
+      R"sql(
+CREATE TABLE nodes (
+  id           TEXT COLLATE "C" PRIMARY KEY,
+  started_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+  heartbeat_at TIMESTAMPTZ NOT NULL
+);
+ALTER TABLE matches
+  ADD COLUMN to_move     INTEGER,
+  ADD COLUMN due_at      TIMESTAMPTZ,
+  ADD COLUMN claim_node  TEXT COLLATE "C",
+  ADD COLUMN claim_ply   BIGINT,
+  ADD COLUMN claim_until TIMESTAMPTZ;
+ALTER TABLE seats
+  ADD COLUMN seen_node TEXT COLLATE "C",
+  ADD COLUMN seen_at   TIMESTAMPTZ;
+CREATE INDEX matches_in_progress ON matches (id)
+  WHERE status = 'in_progress';
 )sql",
   };
   return kMigrations;

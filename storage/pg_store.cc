@@ -106,7 +106,15 @@ void PrepareStatements(pqxx::connection& c) {
   // round trip and atomic without BEGIN/COMMIT.
   c.prepare("append_move",
             "WITH u AS (UPDATE matches SET ply = $2, status = $3, "
-            "updated_at_ms = $4, ended_at_ms = $5, result = $6 "
+            "updated_at_ms = $4, ended_at_ms = $5, result = $6, "
+            // The due time and claim (storage/due_turns.h), on the
+            // database's clock, with the move.
+            "to_move = $14, due_at = CASE WHEN $15::bigint < 0 THEN NULL "
+            "ELSE clock_timestamp() + $15::bigint * interval '1 ms' END, "
+            "claim_node = $16, claim_ply = CASE WHEN $16::text IS NULL "
+            "THEN NULL ELSE $2::bigint END, claim_until = CASE WHEN "
+            "$16::text IS NULL THEN NULL ELSE clock_timestamp() + "
+            "$17::bigint * interval '1 ms' END "
             "WHERE id = $1 AND ply = $2::bigint - 1 RETURNING id) "
             "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, "
             "played_at_ms, events, cpu_reason, request_id, reply) "
@@ -120,11 +128,12 @@ void PrepareStatements(pqxx::connection& c) {
 
 pqxx::result ExecAppend(pqxx::transaction_base& tx, const MoveRow& mv,
                         const MatchUpdate& update) {
-  return tx.exec_prepared("append_move", mv.match_id, mv.ply,
-                          StatusName(update.status), mv.played_at_ms,
-                          update.ended_at_ms, Bytes(update.result), mv.seat,
-                          mv.pit, mv.by_cpu, Bytes(mv.events), mv.cpu_reason,
-                          OrNull(mv.request_id), Bytes(mv.reply));
+  return tx.exec_prepared(
+      "append_move", mv.match_id, mv.ply, StatusName(update.status),
+      mv.played_at_ms, update.ended_at_ms, Bytes(update.result), mv.seat,
+      mv.pit, mv.by_cpu, Bytes(mv.events), mv.cpu_reason, OrNull(mv.request_id),
+      Bytes(mv.reply), update.to_move, update.due_after_ms,
+      OrNull(update.claim_node), update.claim_ttl_ms);
 }
 
 // Replaces the seats rows of `m` and adds its players' history rows.

@@ -182,6 +182,15 @@ struct MatchUpdate {
   // ratings and append again. Backends owned by one process (SQLite) may
   // ignore it: their caller orders rating updates itself.
   bool check_before = false;
+  // Clusters on PostgreSQL (storage/due_turns.h); SQLite ignores them.
+  // The seat to move next (-1: the match is over); when the next automatic
+  // action is due, this long after the commit by the database's clock (0:
+  // at once, -1: never); and, if `claim_node` is set, that node's claim on
+  // the next turn (a CPU seat it plays itself) for claim_ttl_ms.
+  int to_move = -1;
+  int64_t due_after_ms = -1;
+  std::string claim_node;
+  int64_t claim_ttl_ms = 0;
 };
 
 class Store {

@@ -71,6 +71,24 @@ TEST(TurnClockTest, ReturningPlayerTakesTheSeatBack) {
             v1::Move::CPU_REASON_UNSPECIFIED);
 }
 
+// Rule 7: a stand-in claimed from the store's sweep begins on a player this
+// node still sees as present, once; the player's call ends it.
+TEST(TurnClockTest, AStandInFromTheStoreBeginsOnceAndACallEndsIt) {
+  TurnClock clock(2, 0, kGrace);
+  clock.StartMatch(kStart);
+  clock.StreamOpened(1);
+  EXPECT_TRUE(clock.Streaming(1));
+  EXPECT_FALSE(clock.Streaming(0));
+  EXPECT_TRUE(clock.Present(0, kStart + 1));
+  EXPECT_TRUE(clock.BeginStandIn(0));
+  EXPECT_FALSE(clock.BeginStandIn(0));  // Announced once.
+  EXPECT_TRUE(clock.StandingIn(0));
+  EXPECT_TRUE(clock.Seen(0, kStart + 2));  // Back: the CPU stops.
+  EXPECT_FALSE(clock.StandingIn(0));
+  clock.StreamClosed(1, kStart + 3);
+  EXPECT_FALSE(clock.Streaming(1));
+}
+
 TEST(TurnClockTest, OneCpuTurnPerPlyAndCancelStopsIt) {
   TurnClock clock(2, 0, kGrace);
   auto stop = clock.QueueCpuTurn(4);

@@ -1,0 +1,270 @@
+// The cluster tables on PostgreSQL (storage/node_registry.h,
+// storage/due_turns.h): heartbeats, due times written with the move, claims
+// (one winner, lapsing, dead nodes), presence and the outage rule.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <pqxx/pqxx>
+#include <thread>
+
+#include "storage/pg_cluster.h"
+#include "storage/pg_store.h"
+#include "tests/storage/pg_test_fixture.h"
+#include "tests/storage/store_test_fixture.h"
+
+namespace mancala::storage {
+namespace {
+
+constexpr int64_t kMinute = 60'000;
+
+class PgDueTurnsTest : public PgDatabaseTest {
+ protected:
+  void SetUp() override {
+    PgDatabaseTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto store = PgStore::Open(db_->url(), 2);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    auto pool = PgPool::Open(db_->url(), 4, nullptr);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    pool_ = *std::move(pool);
+    nodes_ = std::make_unique<PgNodeRegistry>(*pool_);
+    due_ = std::make_unique<PgDueTurns>(*pool_);
+    ASSERT_TRUE(nodes_->Heartbeat("A").ok());
+    ASSERT_TRUE(nodes_->Heartbeat("B").ok());
+  }
+
+  // Player p1 (seat 0) against a CPU (seat 1), seat 1 to move first, in
+  // progress; `turn_limit_s` on the match.
+  void CreateMatch(const std::string& id, int turn_limit_s = 0) {
+    MatchRecord m = SampleMatch(id);
+    m.status = MatchStatus::kInProgress;
+    m.turn_limit_s = turn_limit_s;
+    ASSERT_TRUE(store_->CreateMatch(m).ok());
+  }
+
+  // Appends move `ply` by `seat` with the given due fields.
+  absl::Status Append(const std::string& id, int64_t ply, int seat, int to_move,
+                      int64_t due_after_ms,
+                      const std::string& claim_node = "") {
+    MatchUpdate update;
+    update.to_move = to_move;
+    update.due_after_ms = due_after_ms;
+    update.claim_node = claim_node;
+    update.claim_ttl_ms = kMinute;
+    return store_->AppendMove(SampleMove(ply, seat, 0, id), update);
+  }
+
+  void Sql(const std::string& sql) {
+    pqxx::connection c(db_->url());
+    pqxx::nontransaction tx(c);
+    tx.exec(sql);
+  }
+
+  std::string Scalar(const std::string& sql) {
+    pqxx::connection c(db_->url());
+    pqxx::nontransaction tx(c);
+    pqxx::row r = tx.exec1(sql);
+    return r[0].is_null() ? "NULL" : r[0].as<std::string>();
+  }
+
+  std::vector<DueTurn> Due(int64_t grace_ms = kMinute) {
+    auto due = due_->ListDue({grace_ms, kMinute}, 100);
+    EXPECT_TRUE(due.ok()) << due.status();
+    return due.ok() ? *due : std::vector<DueTurn>{};
+  }
+
+  bool Claim(const std::string& node, const std::string& id, int64_t ply,
+             int64_t ttl_ms = kMinute) {
+    auto claimed = due_->Claim(id, ply, node, ttl_ms, kMinute);
+    EXPECT_TRUE(claimed.ok()) << claimed.status();
+    return claimed.ok() && *claimed;
+  }
+
+  std::unique_ptr<PgStore> store_;
+  std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<PgNodeRegistry> nodes_;
+  std::unique_ptr<PgDueTurns> due_;
+};
+
+TEST_F(PgDueTurnsTest, HeartbeatsMakeNodesLiveAndRemoveEndsThem) {
+  EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"A", "B"}));
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes' "
+      "WHERE id = 'A'");
+  EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"B"}));
+  ASSERT_TRUE(nodes_->Heartbeat("A").ok());  // Back: the same row again.
+  EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"A", "B"}));
+  ASSERT_TRUE(nodes_->Remove("B").ok());
+  ASSERT_TRUE(nodes_->Remove("B").ok());  // Idempotent.
+  EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"A"}));
+}
+
+TEST_F(PgDueTurnsTest, TheAppendStoresTheDueTimeOnTheDatabaseClock) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());
+  EXPECT_EQ(Scalar("SELECT to_move FROM matches WHERE id = 'm1'"), "0");
+  // 30 s after the commit, by the database's clock (a little under, as
+  // clock_timestamp() ran before this query's now()).
+  const double left = std::stod(Scalar(
+      "SELECT extract(epoch FROM due_at - now()) FROM matches WHERE id = "
+      "'m1'"));
+  EXPECT_GT(left, 29.0);
+  EXPECT_LE(left, 30.0);
+  EXPECT_EQ(Scalar("SELECT claim_node FROM matches WHERE id = 'm1'"), "NULL");
+  // The game over: nothing due.
+  ASSERT_TRUE(Append("m1", 2, 0, -1, -1).ok());
+  EXPECT_EQ(Scalar("SELECT due_at FROM matches WHERE id = 'm1'"), "NULL");
+}
+
+TEST_F(PgDueTurnsTest, TwoClaimersOfOneTurnOneWins) {
+  CreateMatch("m1");
+  EXPECT_TRUE(Claim("A", "m1", 0));
+  EXPECT_FALSE(Claim("B", "m1", 0));
+  EXPECT_TRUE(Claim("A", "m1", 0));   // Renewed by its holder.
+  EXPECT_FALSE(Claim("B", "m1", 1));  // Not at that ply.
+  // At once, on many matches: exactly one winner each.
+  constexpr int kMatches = 20;
+  for (int i = 0; i < kMatches; ++i) CreateMatch("r" + std::to_string(i));
+  std::barrier start(2);
+  std::atomic<int> wins_a{0}, wins_b{0};
+  auto claimer = [&](const std::string& node, std::atomic<int>& wins) {
+    start.arrive_and_wait();
+    for (int i = 0; i < kMatches; ++i) {
+      auto won =
+          due_->Claim("r" + std::to_string(i), 0, node, kMinute, kMinute);
+      if (won.ok() && *won) ++wins;
+    }
+  };
+  std::thread a([&] { claimer("A", wins_a); });
+  std::thread b([&] { claimer("B", wins_b); });
+  a.join();
+  b.join();
+  EXPECT_EQ(wins_a + wins_b, kMatches);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM matches WHERE id LIKE 'r%' AND "
+                   "claim_node IS NOT NULL"),
+            std::to_string(kMatches));
+}
+
+TEST_F(PgDueTurnsTest, ALapsedClaimIsTakenByAnotherNode) {
+  CreateMatch("m1");
+  EXPECT_TRUE(Claim("A", "m1", 0, /*ttl_ms=*/200));
+  EXPECT_FALSE(Claim("B", "m1", 0));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool taken = false;
+  while (!taken && std::chrono::steady_clock::now() < deadline) {
+    taken = Claim("B", "m1", 0);
+    if (!taken) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(taken);
+  EXPECT_EQ(Scalar("SELECT claim_node FROM matches WHERE id = 'm1'"), "B");
+  EXPECT_FALSE(Claim("A", "m1", 0));
+}
+
+TEST_F(PgDueTurnsTest, ADeadOrRemovedNodesClaimsLapseAtOnce) {
+  CreateMatch("m1");
+  CreateMatch("m2");
+  EXPECT_TRUE(Claim("A", "m1", 0));
+  EXPECT_TRUE(Claim("A", "m2", 0));
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes' "
+      "WHERE id = 'A'");
+  EXPECT_TRUE(Claim("B", "m1", 0));  // A is dead: its claim counts no more.
+  ASSERT_TRUE(nodes_->Heartbeat("A").ok());
+  EXPECT_FALSE(Claim("B", "m2", 0));      // A lives again, and so does m2's.
+  ASSERT_TRUE(nodes_->Remove("A").ok());  // Drained.
+  EXPECT_TRUE(Claim("B", "m2", 0));
+}
+
+TEST_F(PgDueTurnsTest, ACpuTurnClaimedWithItsMoveIsDueOnlyOnceItsNodeIsGone) {
+  CreateMatch("m1");  // The CPU (seat 1) moves first: due at once.
+  std::vector<DueTurn> due = Due();
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].match_id, "m1");
+  EXPECT_EQ(due[0].ply, 0);
+  EXPECT_EQ(due[0].seat, 1);
+  EXPECT_EQ(due[0].reason, DueReason::kCpuSeat);
+  // A plays the CPU move, then a player's move for which the CPU answers:
+  // A claims that CPU turn in the same statement.
+  ASSERT_TRUE(Append("m1", 1, 1, 0, -1).ok());
+  ASSERT_TRUE(Append("m1", 2, 0, 1, 0, "A").ok());
+  EXPECT_EQ(Scalar("SELECT claim_node || ' ' || claim_ply FROM matches"),
+            "A 2");
+  EXPECT_TRUE(Due().empty());
+  EXPECT_FALSE(Claim("B", "m1", 2));
+  ASSERT_TRUE(nodes_->Remove("A").ok());
+  due = Due();
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].ply, 2);
+  EXPECT_EQ(due[0].reason, DueReason::kCpuSeat);
+  EXPECT_TRUE(Claim("B", "m1", 2));
+  EXPECT_TRUE(Due().empty());
+  // The move clears the claim.
+  ASSERT_TRUE(Append("m1", 3, 1, 0, -1).ok());
+  EXPECT_EQ(Scalar("SELECT claim_node FROM matches"), "NULL");
+}
+
+TEST_F(PgDueTurnsTest, APassedDeadlineIsATimeoutAndAnUnseenPlayerAStandIn) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());
+  ASSERT_TRUE(due_->MarkSeen("m1", 0, "B").ok());
+  EXPECT_TRUE(*due_->SeenWithin("m1", 0, kMinute));
+  EXPECT_TRUE(Due().empty());  // Deadline ahead, player seen.
+  // Unseen for longer than the grace: the CPU stands in.
+  Sql("UPDATE seats SET seen_at = now() - interval '2 minutes' "
+      "WHERE seat = 0");
+  EXPECT_FALSE(*due_->SeenWithin("m1", 0, kMinute));
+  std::vector<DueTurn> due = Due();
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].seat, 0);
+  EXPECT_EQ(due[0].reason, DueReason::kStandIn);
+  // The deadline passes: a timeout, which wins over absence.
+  Sql("UPDATE matches SET due_at = now() - interval '1 second'");
+  due = Due();
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].reason, DueReason::kTimeout);
+  EXPECT_FALSE(due_->MarkSeen("m1", 7, "B").ok());
+}
+
+TEST_F(PgDueTurnsTest, AStandInIsRefusedWhileAnotherNodeSeesThePlayer) {
+  CreateMatch("m1");
+  ASSERT_TRUE(Append("m1", 1, 1, 0, -1).ok());  // Player p1's turn.
+  ASSERT_TRUE(due_->MarkSeen("m1", 0, "A").ok());
+  auto claim = [&](const std::string& node) {
+    auto won = due_->Claim("m1", 1, node, kMinute, kMinute, kMinute);
+    EXPECT_TRUE(won.ok()) << won.status();
+    return won.ok() && *won;
+  };
+  EXPECT_FALSE(claim("B"));  // p1 is on A.
+  EXPECT_TRUE(claim("A"));   // A's own view decides for A.
+  Sql("UPDATE matches SET claim_node = NULL");
+  Sql("UPDATE seats SET seen_at = now() - interval '2 minutes' "
+      "WHERE seat = 0");
+  EXPECT_TRUE(claim("B"));  // Unseen past the grace: absent everywhere.
+}
+
+TEST_F(PgDueTurnsTest, AnOutageNeverTimesAPlayerOut) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());
+  ASSERT_TRUE(due_->MarkSeen("m1", 0, "A").ok());
+  // A dies, and the deadline passes while it is dead.
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes' "
+      "WHERE id = 'A'");
+  Sql("UPDATE matches SET due_at = now() - interval '1 second'");
+  EXPECT_TRUE(Due(/*grace_ms=*/10'000).empty());
+  // The deadline is now + grace, and then it holds.
+  const double left = std::stod(
+      Scalar("SELECT extract(epoch FROM due_at - now()) FROM matches"));
+  EXPECT_GT(left, 9.0);
+  EXPECT_LE(left, 10.0);
+  EXPECT_EQ(Scalar("SELECT seen_node FROM seats WHERE seat = 0"), "");
+  Sql("UPDATE matches SET due_at = now() - interval '1 second'");
+  std::vector<DueTurn> due = Due(10'000);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].reason, DueReason::kTimeout);
+}
+
+}  // namespace
+}  // namespace mancala::storage
