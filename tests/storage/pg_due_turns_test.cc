@@ -12,18 +12,18 @@
 
 #include "storage/pg_cluster.h"
 #include "storage/pg_store.h"
-#include "tests/storage/pg_test_fixture.h"
 #include "tests/storage/store_test_fixture.h"
+#include "tests/support/test_database.h"
 
 namespace mancala::storage {
 namespace {
 
 constexpr int64_t kMinute = 60'000;
 
-class PgDueTurnsTest : public PgDatabaseTest {
+class PgDueTurnsTest : public testing::PostgresTest {
  protected:
   void SetUp() override {
-    PgDatabaseTest::SetUp();
+    testing::PostgresTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     auto store = PgStore::Open(db_->url(), 2);
     ASSERT_TRUE(store.ok()) << store.status();
