@@ -151,11 +151,11 @@ class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
     StartRead(&event_);
   }
   void OnDone(const grpc::Status& s) override {
-    {
-      std::lock_guard lock(mu_);
-      done_ = true;
-      status_ = s;
-    }
+    // Notified under the lock: the waiter may destroy this Watcher as soon
+    // as it sees done_, so nothing here may touch it after the unlock.
+    std::lock_guard lock(mu_);
+    done_ = true;
+    status_ = s;
     cv_.notify_all();
   }
   // Waits until the stream has delivered at least `n` events, or ended.
