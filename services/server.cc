@@ -63,15 +63,7 @@ struct Server::Impl {
   // The drain is over: streams end and calls are refused.
   bool stopping ABSL_GUARDED_BY(tick_mu) = false;
   bool stopped ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has finished.
-  std::chrono::milliseconds drain{0};
-
-  // The readiness names ("" and kReadinessHealthName) say `serving`;
-  // liveness is left alone.
-  void SetReady(bool serving) {
-    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
-    health->SetServingStatus("", serving);
-    health->SetServingStatus(kReadinessHealthName, serving);
-  }
+  std::chrono::milliseconds drain{0};             // ServerOptions::drain.
   std::thread ticker;
 
   void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
@@ -85,6 +77,13 @@ struct Server::Impl {
       matches->Tick();
       matchmaker->Tick();
     }
+  }
+  // The readiness names ("" and kReadinessHealthName) say `serving`;
+  // liveness is left alone.
+  void SetReady(bool serving) {
+    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    health->SetServingStatus("", serving);
+    health->SetServingStatus(kReadinessHealthName, serving);
   }
   // Health: asks the database every `every` (PostgreSQL only) and reports
   // readiness NOT_SERVING while it does not answer. Once draining, readiness

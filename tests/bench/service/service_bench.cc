@@ -290,6 +290,12 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  app.add_option("--watchers", cfg.watcher_levels,
+                 "watch streams per match in the fan-out phases (0 first: "
+                 "the baseline)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   cfg.measure = milliseconds(measure_ms);
   if (!cfg.postgres_url.empty()) {
@@ -297,7 +303,7 @@ int main(int argc, char** argv) {
   }
   if (smoke) {
     cfg.levels = {4, 16};
-    cfg.watcher_levels = {0, 5};
+    if (app.count("--watchers") == 0) cfg.watcher_levels = {0, 5};
     cfg.get_clients = 4;
     cfg.watched_matches = 1;
     cfg.memory_matches = 100;
