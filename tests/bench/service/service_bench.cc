@@ -83,9 +83,20 @@ std::vector<std::string> ServerArgs(const Config& cfg) {
   // It creates hundreds of players from one address: no creation limit.
   // Servers stop at once when a phase is over (no load balancer to drain
   // for).
-  std::vector<std::string> args = {"--grace-seconds", "86400",
-                                   "--create-burst",  "0",
-                                   "--drain-seconds", "0"};
+  // Every watcher of the fan-out phase is let in: the server's default
+  // limits per match and per connection are below the top level.
+  const int watchers =
+      *std::max_element(cfg.watcher_levels.begin(), cfg.watcher_levels.end());
+  std::vector<std::string> args = {"--grace-seconds",
+                                   "86400",
+                                   "--create-burst",
+                                   "0",
+                                   "--drain-seconds",
+                                   "0",
+                                   "--max-watchers-per-match",
+                                   std::to_string(std::max(watchers, 1)),
+                                   "--max-streams-per-connection",
+                                   "10000"};
   args.insert(args.end(), cfg.server_args.begin(), cfg.server_args.end());
   return args;
 }
