@@ -22,9 +22,10 @@ PACKAGES=(
 # prometheus: promtool and a real server for the metrics tests;
 # python3-grpcio, python3-protobuf: the Python client example
 # (clients/python) and the API contract tests (tests/clients);
-# postgresql: the server the PostgreSQL variants of the tests run on.
+# postgresql: the server the PostgreSQL variants of the tests run on;
+# yamllint, python3-yaml: the deploy/k8s manifests' test.
 TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio python3-protobuf
-  postgresql postgresql-client)
+  postgresql postgresql-client yamllint python3-yaml)
 # The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
 # clang with libFuzzer for build-asan, gcc for build-tsan.
 SANITIZER_PACKAGES=(clang libfuzzer-14-dev)

@@ -208,6 +208,14 @@ int main(int argc, char** argv) {
                  "growing the server")
       ->check(CLI::Range(2, 100000))
       ->capture_default_str();
+  // Default by backend: behind a load balancer (several nodes on one
+  // PostgreSQL database) others take over; a SQLite server has no peer.
+  double drain_seconds = -1;
+  app.add_option("--drain-seconds", drain_seconds,
+                 "on SIGTERM: report readiness NOT_SERVING and keep serving "
+                 "this long so load balancers move away, then end streams "
+                 "and stop (default 5 on PostgreSQL, 0 on SQLite)")
+      ->check(CLI::Range(0.0, 3600.0));
   app.add_option("--fanout-threads", options.fanout_threads,
                  "threads that copy match events to watch streams")
       ->check(CLI::Range(1, 64))
@@ -250,6 +258,11 @@ int main(int argc, char** argv) {
       std::chrono::milliseconds(static_cast<int64_t>(fallback_seconds * 1000));
   options.queue_update = std::chrono::milliseconds(
       static_cast<int64_t>(queue_update_seconds * 1000));
+  if (drain_seconds < 0) {
+    drain_seconds = mancala::storage::IsPostgresUrl(options.db_path) ? 5 : 0;
+  }
+  options.drain =
+      std::chrono::milliseconds(static_cast<int64_t>(drain_seconds * 1000));
 
   // Block the stop signals in every thread; one thread waits for them.
   sigset_t stop_signals;

@@ -70,8 +70,12 @@ struct Server::Impl {
 
   // The ticker: checks clocks and presence every `every` until stopping.
   Mutex tick_mu;
-  bool stopping ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has begun.
-  bool stopped ABSL_GUARDED_BY(tick_mu) = false;   // Shutdown() has finished.
+  // Shutdown() has begun: readiness is NOT_SERVING for good.
+  bool draining ABSL_GUARDED_BY(tick_mu) = false;
+  // The drain is over: streams end and calls are refused.
+  bool stopping ABSL_GUARDED_BY(tick_mu) = false;
+  bool stopped ABSL_GUARDED_BY(tick_mu) = false;  // Shutdown() has finished.
+  std::chrono::milliseconds drain{0};             // ServerOptions::drain.
   std::thread ticker;
 
   void RunTicker(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
@@ -86,22 +90,33 @@ struct Server::Impl {
       matchmaker->Tick();
     }
   }
-  // Health: asks the database every `every` (PostgreSQL only) and reports
-  // NOT_SERVING while it does not answer.
-  void RunProber(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
+  // The readiness names ("" and kReadinessHealthName) say `serving`;
+  // liveness is left alone.
+  void SetReady(bool serving) {
     grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    health->SetServingStatus("", serving);
+    health->SetServingStatus(kReadinessHealthName, serving);
+  }
+  // Health: asks the database every `every` (PostgreSQL only) and reports
+  // readiness NOT_SERVING while it does not answer. Once draining, readiness
+  // stays NOT_SERVING (set under tick_mu, so no late probe undoes it).
+  void RunProber(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
     bool serving = true;
     for (;;) {
       {
         MutexLock lock(&tick_mu);
-        if (tick_mu.AwaitWithTimeout(Condition(&stopping), every)) {
+        if (tick_mu.AwaitWithTimeout(Condition(&draining), every)) {
           return;
         }
       }
       const absl::Status s = ping();
       if (s.ok() == serving) continue;
-      serving = s.ok();
-      health->SetServingStatus(serving);
+      {
+        MutexLock lock(&tick_mu);
+        if (draining) return;
+        serving = s.ok();
+        SetReady(serving);
+      }
       if (serving) {
         spdlog::info("database answers again: serving");
       } else {
@@ -304,6 +319,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
   }
+  impl->SetReady(true);
+  impl->server->GetHealthCheckService()->SetServingStatus(kLivenessHealthName,
+                                                          true);
+  impl->drain = options.drain;
   auto metrics_http =
       StartMetrics(impl->metrics, *impl->matches, *impl->matchmaker, *impl->cpu,
                    options.metrics_address);
@@ -354,7 +373,21 @@ void Server::Shutdown() {
   if (!impl_ || !impl_->server) return;
   {
     MutexLock lock(&impl_->tick_mu);
-    if (impl_->stopping) return;
+    if (impl_->draining) return;
+    impl_->draining = true;  // Ends the prober: readiness stays as set here.
+    // 0. Readiness NOT_SERVING at once; everything goes on serving for the
+    //    drain, so balancers that watch health move new calls elsewhere
+    //    before this node refuses any.
+    impl_->SetReady(false);
+  }
+  if (impl_->drain.count() > 0) {
+    spdlog::info("draining: readiness NOT_SERVING, still serving for {} ms",
+                 impl_->drain.count());
+    absl::SleepFor(absl::FromChrono(impl_->drain));
+    spdlog::info("drained: ending streams, refusing new calls");
+  }
+  {
+    MutexLock lock(&impl_->tick_mu);
     impl_->stopping = true;  // Wakes the ticker's AwaitWithTimeout.
   }
   // 1. Streams end (UNAVAILABLE, SHUTTING_DOWN) and new ones are refused,

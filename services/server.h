@@ -9,8 +9,8 @@
 // grpc.health.v1.Health and server reflection. Every RPC passes one
 // interceptor that counts, times and logs it (rpc_log.h).
 // On PostgreSQL, a database that goes away makes RPCs that need it fail with
-// UNAVAILABLE and the health service report NOT_SERVING until it answers
-// again; no restart is needed.
+// UNAVAILABLE and the readiness health names report NOT_SERVING until it
+// answers again; no restart is needed. Health names: docs/api.md "Health".
 
 #ifndef MANCALA_SERVICES_SERVER_H_
 #define MANCALA_SERVICES_SERVER_H_
@@ -25,6 +25,14 @@
 
 namespace mancala::services {
 
+// grpc.health.v1 service names (docs/api.md "Health"). Readiness: SERVING
+// while the node takes calls, NOT_SERVING while its database does not
+// answer and from the first moment of Shutdown(); "" (the whole server) says
+// the same. Liveness: SERVING while the process serves gRPC at all, whatever
+// the database does, so a restart is never ordered for a database outage.
+inline constexpr char kReadinessHealthName[] = "readiness";
+inline constexpr char kLivenessHealthName[] = "liveness";
+
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
   // SQLite file (":memory:" for tests) or a postgresql:// URL.
@@ -38,6 +46,10 @@ struct ServerOptions {
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
   std::chrono::milliseconds health_probe{500};
+  // Shutdown() first reports readiness NOT_SERVING and goes on answering
+  // for this long, so load balancers move new calls elsewhere, before it
+  // stops taking calls (docs/design.md "Shutdown"). 0 = stop at once.
+  std::chrono::milliseconds drain{0};
   // Threads that play the computer's moves, round robin over clients
   // (services/cpu_worker.h); 0 leaves CPU turns pending (tests of turn
   // order only).
@@ -131,8 +143,9 @@ class Server {
   int WatcherCount(const std::string& match);
   // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
-  // Stops in the order of docs/design.md "Shutdown": ends watch and
-  // matchmaking streams (UNAVAILABLE, reason SHUTTING_DOWN), stops
+  // Stops in the order of docs/design.md "Shutdown": reports readiness
+  // NOT_SERVING and goes on serving for ServerOptions::drain, then ends
+  // watch and matchmaking streams (UNAVAILABLE, reason SHUTTING_DOWN), stops
   // accepting calls and answers those in flight (cancelled after 10 s),
   // stops the ticker and the CPU worker, closes the store. Returns when
   // done; later calls (and calls from other threads meanwhile) return at

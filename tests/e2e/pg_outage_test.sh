@@ -6,7 +6,8 @@
 #   2. a match is started and played on PostgreSQL (--storage postgres, URL
 #      from MANCALAD_DATABASE_URL)
 #   3. the server is stopped: the next move fails with UNAVAILABLE (code 14)
-#      and the health service reports NOT_SERVING
+#      and the health service reports NOT_SERVING (readiness), while the
+#      liveness name stays SERVING (no restart for a database outage)
 #   4. the server is started again: health returns to SERVING by itself and
 #      the match is played to its end; every move is stored once, in order.
 set -euo pipefail
@@ -40,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 export MANCALAD_DATABASE_URL="postgresql://postgres@127.0.0.1:$MANCALA_PG_PORT/postgres"
-health() { /usr/bin/python3 "$HERE/health_check.py" "127.0.0.1:$PORT"; }
+health() { /usr/bin/python3 "$HERE/health_check.py" "127.0.0.1:$PORT" "$@"; }
 # wait_health WANT SECONDS
 wait_health() {
   local got=""
@@ -73,6 +74,9 @@ first_moves "$MANCALA" "$WORK/client1.out" --game kalah --vs cpu --moves 0
 # 3. The database goes away: the move fails with UNAVAILABLE.
 bash "$PG_SH" pause
 wait_health NOT_SERVING 10
+[ "$(health readiness)" = NOT_SERVING ] || fail "readiness: $(health readiness)"
+[ "$(health liveness)" = SERVING ] ||
+  fail "liveness follows the database: $(health liveness)"
 set +e
 "$MANCALA" play --server 127.0.0.1:$PORT --match "$MATCH" --token "$TOKEN" \
   --auto </dev/null >"$WORK/client2.out" 2>"$WORK/client2.err"

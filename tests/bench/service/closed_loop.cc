@@ -89,6 +89,15 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
                           const ServerProcess* server) {
+  std::vector<const ServerProcess*> servers;
+  if (server) servers.push_back(server);
+  return RunClosedLoop(sessions, warmup, measure, servers);
+}
+
+PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
+                          std::chrono::milliseconds warmup,
+                          std::chrono::milliseconds measure,
+                          const std::vector<const ServerProcess*>& servers) {
   Shared shared;
   const Clock::time_point start = Clock::now();
   shared.window_begin = start + warmup;
@@ -101,7 +110,16 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
   }
   std::this_thread::sleep_until(shared.window_begin);
   PhaseResult r;
-  auto stats = [server] { return server ? server->Stats() : ProcStats{}; };
+  auto stats = [&servers] {
+    ProcStats sum;
+    for (const ServerProcess* server : servers) {
+      const ProcStats s = server->Stats();
+      sum.cpu_seconds += s.cpu_seconds;
+      sum.threads += s.threads;
+      sum.rss_kib += s.rss_kib;
+    }
+    return sum;
+  };
   const ProcStats before = stats();
   r.max_threads = before.threads;
   while (Clock::now() < shared.window_end) {

@@ -58,6 +58,12 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
                           const ServerProcess* server);
+// The same with several servers (nodes) taking the calls: CPU and threads
+// are their sums.
+PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
+                          std::chrono::milliseconds warmup,
+                          std::chrono::milliseconds measure,
+                          const std::vector<const ServerProcess*>& servers);
 
 }  // namespace mancala::bench
 

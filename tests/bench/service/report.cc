@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <utility>
 
 namespace mancala::bench {
 namespace {
@@ -59,7 +60,7 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
   if (header.server_args.empty()) out << " (none)";
   out << "\n\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-30s %5s %8s %9s %8s %8s %9s %7s %6s\n",
+  std::snprintf(line, sizeof line, "%-34s %5s %8s %9s %8s %8s %9s %7s %6s\n",
                 "phase", "conc", "calls", "QPS", "p50 ms", "p99 ms", "CPU us/c",
                 "threads", "errors");
   out << line;
@@ -75,10 +76,16 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
   const bool postgres =
       !runs.empty() &&
       runs[0].rows.count(RowName("SubmitMove", levels.front(), "postgres"));
-  if (postgres) {
+  const bool two_nodes =
+      !runs.empty() && runs[0].rows.count(RowName("SubmitMove", levels.front(),
+                                                  kTwoNodesSuffix));
+  const std::pair<std::string, bool> backends[] = {
+      {"postgres", postgres}, {kTwoNodesSuffix, two_nodes}};
+  for (const auto& [suffix, present] : backends) {
+    if (!present) continue;
     for (int n : levels) {
-      order.push_back(RowName("Health/Check", n, "postgres"));
-      order.push_back(RowName("SubmitMove", n, "postgres"));
+      order.push_back(RowName("Health/Check", n, suffix));
+      order.push_back(RowName("SubmitMove", n, suffix));
     }
   }
   if (!runs.empty()) {
@@ -93,7 +100,7 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
                       [&](const RunResult& r) { return Field(r, name, f); });
     };
     std::snprintf(line, sizeof line,
-                  "%-30s %5.0f %8.0f %9.1f %8.2f %8.2f %9.0f %7.0f %6.0f\n",
+                  "%-34s %5.0f %8.0f %9.1f %8.2f %8.2f %9.0f %7.0f %6.0f\n",
                   name.c_str(), med(&Row::concurrency), med(&Row::calls),
                   med(&Row::qps), med(&Row::p50_ms), med(&Row::p99_ms),
                   med(&Row::cpu_us), med(&Row::threads), med(&Row::errors));
@@ -160,6 +167,34 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
                           qps(RowName("SubmitMove", n, ""))(r));
            },
            "(diagnostic)", nullptr});
+    }
+  }
+  if (two_nodes) {
+    // Issue 14: two nodes against one on the same database, and each
+    // against its own Health at the same concurrency (what the machine
+    // gives a call that does no work).
+    const std::string one = "postgres", two = kTwoNodesSuffix;
+    auto ratio = [=](const std::string& a, const std::string& b) {
+      return [=](const RunResult& r) { return Ratio(qps(a)(r), qps(b)(r)); };
+    };
+    for (int n : levels) {
+      const std::string at_n = " @" + std::to_string(n);
+      figures.push_back(
+          {"SubmitMove QPS" + at_n + ", 2 nodes / 1 node",
+           ratio(RowName("SubmitMove", n, two), RowName("SubmitMove", n, one)),
+           "(diagnostic)", nullptr});
+      figures.push_back({"  Health QPS" + at_n + ", 2 nodes / 1 node",
+                         ratio(RowName("Health/Check", n, two),
+                               RowName("Health/Check", n, one)),
+                         "(diagnostic)", nullptr});
+      figures.push_back({"  SubmitMove / Health" + at_n + ", 1 node",
+                         ratio(RowName("SubmitMove", n, one),
+                               RowName("Health/Check", n, one)),
+                         "(diagnostic)", nullptr});
+      figures.push_back({"  SubmitMove / Health" + at_n + ", 2 nodes",
+                         ratio(RowName("SubmitMove", n, two),
+                               RowName("Health/Check", n, two)),
+                         "(diagnostic)", nullptr});
     }
   }
   figures.push_back({"GetMatch QPS with token / anonymous",

@@ -36,6 +36,10 @@ struct Header {
   std::vector<std::string> server_args;
 };
 
+// Row suffix of the phases on two mancalad nodes sharing one PostgreSQL
+// database ("postgres" alone: one node on it).
+inline constexpr char kTwoNodesSuffix[] = "postgres 2 nodes";
+
 // "SubmitMove @64", "Health/Check @8 tmpfs".
 std::string RowName(const std::string& call, int concurrency,
                     const std::string& suffix);

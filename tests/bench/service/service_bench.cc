@@ -8,7 +8,11 @@
 // 100 and 500 spectators watch the match; memory per live match. With a
 // tmpfs folder (default /dev/shm) it also runs the 8-client SubmitMove and
 // Health phases on a second server whose database is fsync-free there,
-// which is where CPU per call is compared. Each run starts fresh servers;
+// which is where CPU per call is compared. With --postgres URL the Health
+// and SubmitMove phases run again with mancalad on PostgreSQL, and with
+// --two-nodes once more on two mancalad nodes sharing that database, the
+// calls spread over both (issue 14): ratios against the one node and
+// against Health at the same concurrency. Each run starts fresh servers;
 // the table shows the median of --runs runs and every ratio of the issue
 // against its goal. --smoke runs a few seconds (CI); no thresholds.
 //
@@ -22,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -42,6 +47,7 @@ struct Config {
   // A PostgreSQL server for a second backend in the same run (the SubmitMove
   // phases again, rows named "postgres"); empty = SQLite only.
   std::string postgres_url;
+  bool two_nodes = false;  // Also two nodes on postgres_url (kTwoNodesSuffix).
   std::vector<int> levels = {8, 64, 256};
   std::vector<int> watcher_levels = {0, 1, 10, 100, 500};
   int get_clients = 8;
@@ -75,10 +81,69 @@ std::vector<std::string> ServerArgs(const Config& cfg) {
   // Nobody is ever absent: the CPU must not start standing in for the
   // benchmark's players between phases.
   // It creates hundreds of players from one address: no creation limit.
-  std::vector<std::string> args = {"--grace-seconds", "86400", "--create-burst",
-                                   "0"};
+  // Servers stop at once when a phase is over (no load balancer to drain
+  // for).
+  // Every watcher of the fan-out phase is let in: the server's default
+  // limits per match and per connection are below the top level.
+  const int watchers =
+      *std::max_element(cfg.watcher_levels.begin(), cfg.watcher_levels.end());
+  std::vector<std::string> args = {"--grace-seconds",
+                                   "86400",
+                                   "--create-burst",
+                                   "0",
+                                   "--drain-seconds",
+                                   "0",
+                                   "--max-watchers-per-match",
+                                   std::to_string(std::max(watchers, 1)),
+                                   "--max-streams-per-connection",
+                                   "10000"};
   args.insert(args.end(), cfg.server_args.begin(), cfg.server_args.end());
   return args;
+}
+
+// Health/Check, then SubmitMove, with `n` sessions; session i calls through
+// connection(i) and moves in the matches of guests 2i and 2i+1, so each
+// match stays on one node. Rows named with `suffix`.
+void MeasureLevel(const Config& cfg, int n,
+                  const std::function<Clients::Connection&(int)>& connection,
+                  const std::vector<Guest>& guests,
+                  const std::vector<const ServerProcess*>& servers,
+                  const std::string& suffix, RunResult* out) {
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int i = 0; i < n; ++i) {
+    sessions.push_back(NewHealthSession(connection(i)));
+  }
+  out->rows[RowName("Health/Check", n, suffix)] =
+      ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers), n);
+  sessions.clear();
+  for (int i = 0; i < n; ++i) {
+    sessions.push_back(NewMoverSession(connection(i), guests[2 * i],
+                                       guests[2 * i + 1], 1000 + i));
+  }
+  out->rows[RowName("SubmitMove", n, suffix)] =
+      ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers), n);
+}
+
+// Two mancalad nodes on one PostgreSQL database, sessions alternating
+// between them (session i on node i % 2). Until moves of one match through
+// two nodes are coherent (issue 14's cache), a match stays on the node that
+// made it, as MeasureLevel keeps it.
+void TwoNodePhases(const Config& cfg, RunResult* out) {
+  std::vector<std::string> args = ServerArgs(cfg);
+  args.insert(args.end(), {"--storage", "postgres"});
+  auto a = ServerProcess::Start(cfg.mancalad, cfg.db_dir, args);
+  auto b = ServerProcess::Start(cfg.mancalad, cfg.db_dir, args);
+  Clients on_a(a->address(), cfg.connections);
+  Clients on_b(b->address(), cfg.connections);
+  const int most = *std::max_element(cfg.levels.begin(), cfg.levels.end());
+  std::vector<Guest> guests = CreateGuests(on_a, 2 * most, 16);
+  auto connection = [&](int i) -> Clients::Connection& {
+    return (i % 2 == 0 ? on_a : on_b).Pick(i / 2);
+  };
+  for (int n : cfg.levels) {
+    MeasureLevel(cfg, n, connection, guests, {a.get(), b.get()},
+                 kTwoNodesSuffix, out);
+  }
 }
 
 // The health and SubmitMove phases at `levels`, rows named with `suffix`.
@@ -125,19 +190,10 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
                          cfg.memory_matches;
   }
   for (int n : levels) {
-    std::vector<std::unique_ptr<Session>> sessions;
-    for (int i = 0; i < n; ++i) {
-      sessions.push_back(NewHealthSession(clients.Pick(i)));
-    }
-    out->rows[RowName("Health/Check", n, suffix)] = ToRow(
-        RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()), n);
-    sessions.clear();
-    for (int i = 0; i < n; ++i) {
-      sessions.push_back(NewMoverSession(clients.Pick(i), guests[2 * i],
-                                         guests[2 * i + 1], 1000 + i));
-    }
-    out->rows[RowName("SubmitMove", n, suffix)] = ToRow(
-        RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()), n);
+    MeasureLevel(
+        cfg, n,
+        [&clients](int i) -> Clients::Connection& { return clients.Pick(i); },
+        guests, {server.get()}, suffix, out);
   }
   // Fan-out: one mover (sequential calls), W spectators. On the tmpfs
   // server when there is one: the fsync time of a shared disk varies more
@@ -190,6 +246,7 @@ RunResult RunOnce(const Config& cfg) {
   }
   if (!cfg.postgres_url.empty()) {
     LoadPhases(cfg, cfg.levels, "postgres", &run);
+    if (cfg.two_nodes) TwoNodePhases(cfg, &run);
   }
   return run;
 }
@@ -227,6 +284,10 @@ int main(int argc, char** argv) {
   app.add_option("--postgres", cfg.postgres_url,
                  "postgresql:// URL: also run the Health and SubmitMove phases "
                  "with mancalad on PostgreSQL (deploy/pg.sh start)");
+  app.add_flag("--two-nodes", cfg.two_nodes,
+               "with --postgres: those phases once more on two mancalad "
+               "nodes sharing the database, calls spread over both")
+      ->needs("--postgres");
   app.add_option("--connections", cfg.connections,
                  "client connections the calls are spread over")
       ->check(CLI::Range(1, 64))
@@ -240,6 +301,12 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  app.add_option("--watchers", cfg.watcher_levels,
+                 "watch streams per match in the fan-out phases (0 first: "
+                 "the baseline)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   cfg.measure = milliseconds(measure_ms);
   if (!cfg.postgres_url.empty()) {
@@ -247,7 +314,7 @@ int main(int argc, char** argv) {
   }
   if (smoke) {
     cfg.levels = {4, 16};
-    cfg.watcher_levels = {0, 5};
+    if (app.count("--watchers") == 0) cfg.watcher_levels = {0, 5};
     cfg.get_clients = 4;
     cfg.watched_matches = 1;
     cfg.memory_matches = 100;

@@ -151,11 +151,11 @@ class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
     StartRead(&event_);
   }
   void OnDone(const grpc::Status& s) override {
-    {
-      std::lock_guard lock(mu_);
-      done_ = true;
-      status_ = s;
-    }
+    // Notified under the lock: the waiter may destroy this Watcher as soon
+    // as it sees done_, so nothing here may touch it after the unlock.
+    std::lock_guard lock(mu_);
+    done_ = true;
+    status_ = s;
     cv_.notify_all();
   }
   // Waits until the stream has delivered at least `n` events, or ended.
@@ -169,6 +169,10 @@ class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
     return cv_.wait_for(lock, limit, [&] { return done_; });
   }
   void Cancel() { ctx_.TryCancel(); }
+  grpc::Status status() {
+    std::lock_guard lock(mu_);
+    return status_;
+  }
 
  private:
   grpc::ClientContext ctx_;
@@ -276,7 +280,11 @@ std::vector<double> MoverLatencyWithWatchers(Clients& clients, const Guest& a,
     }
     for (auto& s : streams) {
       if (!s->WaitEvents(1, std::chrono::seconds(30))) {
-        throw std::runtime_error("a watcher got no snapshot within 30 s");
+        // No Watcher may go while gRPC still calls it: end them all first.
+        for (auto& t : streams) t->Cancel();
+        for (auto& t : streams) t->WaitDone(std::chrono::seconds(10));
+        throw std::runtime_error("a watcher got no snapshot within 30 s: " +
+                                 s->status().error_message());
       }
     }
     while (match.state() == v1::Match::IN_PROGRESS) {
