@@ -7,19 +7,25 @@ back from the log line "listening on port N". Without MANCALA_TEST_PG_DSN a
 test exits 77 (ctest: skipped), or fails under CI=true.
 
 usage (from a test): cluster = Cluster(mancalad, stubs_dir); a = cluster.node("A")
+
+Nodes stop at once on SIGTERM (--drain-seconds 0): draining has tests of its
+own (drain_test.py). Player, Watcher and Search are the clients the
+scenario's steps use.
 """
 
 import os
+import queue
 import random
 import re
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.parse
 
 SKIPPED = 77
-DEADLINE_S = 30  # Per wait; generous for a loaded 2-core machine.
+DEADLINE_S = 30  # Per wait or call; generous for a loaded 2-core machine.
 
 
 def load_stubs(stubs_dir):
@@ -52,6 +58,7 @@ class Node:
     def __init__(self, cluster, name, extra=()):
         import grpc
         from mancala.v1 import (match_service_pb2_grpc,
+                                matchmaking_service_pb2_grpc,
                                 player_service_pb2_grpc,
                                 rating_service_pb2_grpc)
         self.name = name
@@ -59,7 +66,7 @@ class Node:
         env = dict(os.environ, MANCALAD_DATABASE_URL=cluster.url)
         args = [cluster.mancalad, "--storage", "postgres", "--listen",
                 "127.0.0.1:0", "--cpu-budgets-ms", "5,5,5,5",
-                "--create-burst", "0"] + list(extra)
+                "--create-burst", "0", "--drain-seconds", "0"] + list(extra)
         with open(self.log, "a") as out:
             self.proc = subprocess.Popen(args, stdout=out,
                                          stderr=subprocess.STDOUT, env=env)
@@ -76,6 +83,8 @@ class Node:
         self.players = player_service_pb2_grpc.PlayerServiceStub(self.channel)
         self.matches = match_service_pb2_grpc.MatchServiceStub(self.channel)
         self.ratings = rating_service_pb2_grpc.RatingServiceStub(self.channel)
+        self.matchmaking = matchmaking_service_pb2_grpc.MatchmakingServiceStub(
+            self.channel)
 
     def read_log(self):
         with open(self.log, errors="replace") as f:
@@ -132,3 +141,110 @@ class Cluster:
             n.stop()
         _psql(self.server, "DROP DATABASE IF EXISTS %s WITH (FORCE)" %
               self.db)
+
+
+class Player:
+    """A new player, created through `node`, and their bearer token."""
+
+    def __init__(self, node, display_name):
+        from mancala.v1 import player_service_pb2 as ps
+        resp = node.players.CreatePlayer(
+            ps.CreatePlayerRequest(display_name=display_name),
+            timeout=DEADLINE_S)
+        self.name, self.token = resp.player.name, resp.token
+
+    def md(self):
+        return (("authorization", "Bearer " + self.token),)
+
+
+def submit(node, match, player, pit, expected_ply=None, request_id=""):
+    """SubmitMove of `pit` in match `match` (its name) through `node`."""
+    from mancala.v1 import match_service_pb2 as ms
+    req = ms.SubmitMoveRequest(name=match, pit=pit, request_id=request_id)
+    if expected_ply is not None:
+        req.expected_ply = expected_ply
+    return node.matches.SubmitMove(req, metadata=player.md(),
+                                   timeout=DEADLINE_S)
+
+
+class Watcher:
+    """Reads a WatchMatch stream in a thread: move plies, snapshot plies and
+    states, and how it ended (a grpc.StatusCode, or "finished")."""
+
+    def __init__(self, node, match, player, after_ply=0):
+        from mancala.v1 import match_service_pb2 as ms
+        self.plies = []
+        self.snapshots = []
+        self.states = []
+        self.ended = None
+        self.call = node.matches.WatchMatch(
+            ms.WatchMatchRequest(name=match, after_ply=after_ply),
+            metadata=player.md())
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        import grpc
+        try:
+            for ev in self.call:
+                kind = ev.WhichOneof("event")
+                if kind == "move":
+                    self.plies.append(ev.move.ply)
+                elif kind == "match":
+                    self.snapshots.append(ev.match.ply)
+                    self.states.append(ev.match.state)
+            self.ended = "finished"
+        except grpc.RpcError as err:
+            self.ended = err.code()
+
+    def cancel(self):
+        self.call.cancel()
+
+
+class Search:
+    """One FindMatch stream (Kalah) read in a thread: its updates, then the
+    status it ended with."""
+
+    def __init__(self, node, player):
+        from mancala.v1 import game_pb2
+        from mancala.v1 import matchmaking_service_pb2 as mm
+        self.updates = queue.Queue()
+        self.ended = queue.Queue()
+        self.call = node.matchmaking.FindMatch(
+            mm.FindMatchRequest(game=game_pb2.KALAH), metadata=player.md(),
+            timeout=2 * DEADLINE_S)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        import grpc
+        try:
+            for update in self.call:
+                self.updates.put(update)
+            self.ended.put(grpc.StatusCode.OK)
+        except grpc.RpcError as e:
+            self.ended.put(e.code())
+
+    def found(self):
+        """The first `found` update; AssertionError after DEADLINE_S."""
+        while True:
+            try:
+                u = self.updates.get(timeout=DEADLINE_S)
+            except queue.Empty:
+                raise AssertionError("no match found within %d s" %
+                                     DEADLINE_S)
+            if u.HasField("found"):
+                return u.found
+
+    def end_code(self):
+        try:
+            return self.ended.get(timeout=DEADLINE_S)
+        except queue.Empty:
+            raise AssertionError("the search did not end within %d s" %
+                                 DEADLINE_S)
+
+
+def searching(node):
+    """How many players `node` says are searching (the whole site)."""
+    from mancala.v1 import matchmaking_service_pb2 as mm
+    return node.matchmaking.GetQueueStats(mm.GetQueueStatsRequest(),
+                                          timeout=DEADLINE_S).searching
