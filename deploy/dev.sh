@@ -79,7 +79,9 @@ sanitizer_suites() {
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DMANCALA_SANITIZE=address,undefined \
     -DMANCALA_FUZZ=ON >/dev/null
-  cmake --build build-asan -j "$(nproc)"
+  # (set -e does not apply in a function called from `||`: a failed build
+  # is checked by hand, so no test runs on a half-built tree.)
+  cmake --build build-asan -j "$(nproc)" || return 1
   (cd build-asan &&
     ctest --output-on-failure --timeout 900 -j "$(nproc)" -LE slow) ||
     rc=1
@@ -87,7 +89,7 @@ sanitizer_suites() {
   local t1=$SECONDS
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMANCALA_SANITIZE=thread >/dev/null
-  cmake --build build-tsan -j "$(nproc)" --target services_test
+  cmake --build build-tsan -j "$(nproc)" --target services_test || return 1
   # Every report fails the run: the test whose process reported exits 66
   # (TSan's exitcode) and its reports show in ctest's output; any report
   # counted in the log (from any process) fails the step as well. The

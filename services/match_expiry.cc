@@ -22,9 +22,8 @@ void LiveMatches::ExpireWaiting() {
     LivePtr live;
     if (!Find(id, &live).ok()) continue;
     MutexLock lock(&live->mu);
-    const storage::MatchRecord& rec = live->record;
     // Started or cancelled since it was indexed: nothing to do.
-    if (rec.status != MatchStatus::kWaiting) continue;
+    if (live->record.status != MatchStatus::kWaiting) continue;
     v1::Match out;
     if (!CancelWaiting(*live, kCancelledExpired, &out).ok()) {
       // The store refused (e.g. locked for longer than its busy timeout):
