@@ -107,7 +107,10 @@ TEST_F(PgStoreTest, ADeadlockVictimIsRetriedAndBothCommit) {
   t2.join();
   EXPECT_TRUE(s1.ok()) << s1;
   EXPECT_TRUE(s2.ok()) << s2;
-  EXPECT_EQ(attempts.load(), 3);  // One victim, run once more.
+  // At least one victim ran again (a retry may meet the other transaction
+  // still holding its row under load and wait, rarely be picked again);
+  // each committed exactly once, as the values below show.
+  EXPECT_GE(attempts.load(), 3);
   auto store = PgStore::Open(db_->url(), 1);
   EXPECT_EQ((*store)->GetPlayer("a")->created_at_ms, 2);
   EXPECT_EQ((*store)->GetPlayer("b")->created_at_ms, 2);
