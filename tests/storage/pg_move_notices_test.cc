@@ -6,6 +6,7 @@
 #include "storage/pg_move_notices.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <map>
@@ -42,9 +43,15 @@ bool WaitFor(Heard& heard, F condition) {
 
 class PgMoveNoticesTest : public testing::PostgresTest {
  protected:
-  // Listens on a PgMoveNotices of its own, as another node would.
-  std::unique_ptr<PgMoveNotices> Listener(Heard& heard) {
-    auto n = std::make_unique<PgMoveNotices>(db_->url());
+  // Listens on a PgMoveNotices of its own, as another node would. Its
+  // connections carry `application_name` (if given), so a test can find
+  // them among those of tests running at the same time on the same server
+  // (test databases are schemas of one database: tests/support).
+  std::unique_ptr<PgMoveNotices> Listener(Heard& heard,
+                                          const std::string& app_name = "") {
+    auto n = std::make_unique<PgMoveNotices>(
+        app_name.empty() ? db_->url()
+                         : db_->url() + "&application_name=" + app_name);
     n->Listen(
         [&heard](const std::string& id, int64_t ply) {
           std::lock_guard<std::mutex> lock(heard.mu);
@@ -96,17 +103,18 @@ TEST_F(PgMoveNoticesTest, ForeignPayloadsOnTheChannelAreIgnored) {
 
 TEST_F(PgMoveNoticesTest, AKilledListenerReconnectsAndAsksForAResync) {
   Heard heard;
-  auto listener = Listener(heard);
+  const std::string app = "mancala_listener_" + std::to_string(getpid());
+  auto listener = Listener(heard, app);
   ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
   {
     pqxx::connection c(db_->url());
     pqxx::nontransaction tx(c);
-    // Every other connection to this test's database is the listener's
-    // (pg_stat_activity's `query` may show another of its statements than
-    // the LISTEN, so it is not matched on).
-    pqxx::result killed = tx.exec(
+    // Only the listener's connection is open under that name (it publishes
+    // nothing, so it has no sender connection).
+    pqxx::result killed = tx.exec_params(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-        "datname = current_database() AND pid <> pg_backend_pid()");
+        "application_name = $1",
+        app);
     ASSERT_EQ(killed.size(), 1u);
   }
   // Notices sent while it was away may be lost: the resync says so.
