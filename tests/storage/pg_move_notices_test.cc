@@ -53,7 +53,10 @@ class PgMoveNoticesTest : public testing::PostgresTest {
         app_name.empty() ? db_->url()
                          : db_->url() + "&application_name=" + app_name);
     n->Listen(
-        [&heard](const std::string& id, int64_t ply) {
+        [this, &heard](const std::string& id, int64_t ply) {
+          // The channel is the whole server's: tests running at the same
+          // time publish on it too. Only this test's ids count.
+          if (id.rfind(prefix_, 0) != 0) return;
           std::lock_guard<std::mutex> lock(heard.mu);
           int64_t& latest = heard.latest[id];
           latest = std::max(latest, ply);
@@ -65,6 +68,9 @@ class PgMoveNoticesTest : public testing::PostgresTest {
         });
     return n;
   }
+  // This test's match ids start with it (unique per test process).
+  const std::string prefix_ = "t" + std::to_string(getpid()) + "_";
+  std::string Id(const char* name) const { return prefix_ + name; }
 };
 
 TEST_F(PgMoveNoticesTest, PublishedPliesReachAnotherNodesListener) {
@@ -72,11 +78,11 @@ TEST_F(PgMoveNoticesTest, PublishedPliesReachAnotherNodesListener) {
   auto listener = Listener(heard);
   ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
   PgMoveNotices sender(db_->url());
-  for (int ply = 1; ply <= 50; ++ply) sender.Publish("m1", ply);
-  sender.Publish("m2", 7);
-  sender.Publish("m2", 3);  // Older than what is queued: adds nothing.
+  for (int ply = 1; ply <= 50; ++ply) sender.Publish(Id("m1"), ply);
+  sender.Publish(Id("m2"), 7);
+  sender.Publish(Id("m2"), 3);  // Older than what is queued: adds nothing.
   ASSERT_TRUE(WaitFor(heard, [&] {
-    return heard.latest["m1"] == 50 && heard.latest["m2"] == 7;
+    return heard.latest[Id("m1")] == 50 && heard.latest[Id("m2")] == 7;
   }));
   std::lock_guard<std::mutex> lock(heard.mu);
   // Batched: never more notices than publications, usually far fewer.
@@ -89,16 +95,17 @@ TEST_F(PgMoveNoticesTest, ForeignPayloadsOnTheChannelAreIgnored) {
   ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 1; }));
   pqxx::connection c(db_->url());
   pqxx::nontransaction tx(c);
-  for (const char* payload : {"", "m1", "m1 x", "m1 12abc", " 4"}) {
+  for (const std::string& payload : {std::string(), Id("m1"), Id("m1") + " x",
+                                     Id("m1") + " 12abc", std::string(" 4")}) {
     tx.exec_params("SELECT pg_notify($1, $2)",
-                   std::string(PgMoveNotices::kChannel), std::string(payload));
+                   std::string(PgMoveNotices::kChannel), payload);
   }
   tx.exec_params("SELECT pg_notify($1, $2)",
-                 std::string(PgMoveNotices::kChannel), std::string("m9 4"));
-  ASSERT_TRUE(WaitFor(heard, [&] { return heard.latest.count("m9") > 0; }));
+                 std::string(PgMoveNotices::kChannel), Id("m9") + " 4");
+  ASSERT_TRUE(WaitFor(heard, [&] { return heard.latest.count(Id("m9")) > 0; }));
   std::lock_guard<std::mutex> lock(heard.mu);
   EXPECT_EQ(heard.notices, 1);  // Delivered in order: the others came first.
-  EXPECT_EQ(heard.latest["m9"], 4);
+  EXPECT_EQ(heard.latest[Id("m9")], 4);
 }
 
 TEST_F(PgMoveNoticesTest, AKilledListenerReconnectsAndAsksForAResync) {
@@ -120,8 +127,8 @@ TEST_F(PgMoveNoticesTest, AKilledListenerReconnectsAndAsksForAResync) {
   // Notices sent while it was away may be lost: the resync says so.
   ASSERT_TRUE(WaitFor(heard, [&] { return heard.resyncs == 2; }));
   PgMoveNotices sender(db_->url());
-  sender.Publish("m1", 3);
-  EXPECT_TRUE(WaitFor(heard, [&] { return heard.latest["m1"] == 3; }));
+  sender.Publish(Id("m1"), 3);
+  EXPECT_TRUE(WaitFor(heard, [&] { return heard.latest[Id("m1")] == 3; }));
 }
 
 }  // namespace
