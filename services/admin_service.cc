@@ -130,7 +130,8 @@ grpc::Status AdminServiceImpl::ListMatches(
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::MatchRecord& r : *rows) {
-    if (grpc::Status s = matches_.Get(r.id, "", response->add_matches());
+    if (grpc::Status s =
+            ToGrpc(matches_.Get(r.id, "", response->add_matches()));
         !s.ok()) {
       return s;
     }
@@ -150,7 +151,7 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  if (grpc::Status s = matches_.Get(id, "", response->mutable_match());
+  if (grpc::Status s = ToGrpc(matches_.Get(id, "", response->mutable_match()));
       !s.ok()) {
     return s;
   }
@@ -183,8 +184,8 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
   if (reason.empty()) return Invalid("reason is required (not blank)");
   int recomputed = 0;
   if (grpc::Status s =
-          matches_.VoidMatch(id, reason, Trim(request->actor()),
-                             response->mutable_match(), &recomputed);
+          ToGrpc(matches_.VoidMatch(id, reason, Trim(request->actor()),
+                                    response->mutable_match(), &recomputed));
       !s.ok()) {
     return s;
   }
@@ -232,7 +233,7 @@ grpc::Status AdminServiceImpl::VerifyMatch(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  return matches_.Verify(id, response);
+  return ToGrpc(matches_.Verify(id, response));
 }
 
 }  // namespace mancala::services

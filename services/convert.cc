@@ -191,15 +191,15 @@ void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
   }
 }
 
-grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
+absl::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
   const std::string where = "stored move at ply " + std::to_string(row.ply) +
                             " of " + MatchName(row.match_id);
   if (!out->ParseFromString(row.events)) {  // Holds the events.
-    return BadStoredData(where + ": events unreadable");
+    return StoredDataLoss(where + ": events unreadable");
   }
   if (!v1::Move::CpuReason_IsValid(row.cpu_reason)) {
-    return BadStoredData(where + ": unknown CPU reason " +
-                         std::to_string(row.cpu_reason));
+    return StoredDataLoss(where + ": unknown CPU reason " +
+                          std::to_string(row.cpu_reason));
   }
   out->set_ply(row.ply);
   out->set_seat(row.seat);
@@ -207,7 +207,7 @@ grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
   out->set_by_cpu(row.by_cpu);
   out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
   *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void ToProto(const storage::PlayerRecord& player, v1::Player* out) {

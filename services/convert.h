@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "engine/events.h"
 #include "engine/state.h"
 #include "mancala/v1/admin_service.pb.h"
@@ -43,9 +44,9 @@ bool StatusFromProto(v1::Match::State state,
 // match's (LiveMatches::Snapshot).
 void ToProto(const storage::SeatRecord& seat, v1::Seat* out);
 // A stored move as the mancala.v1.Move resource (its events are stored as
-// a serialized Move). DATA_LOSS (BadStoredData) if the events do not parse
-// or the CPU reason is not a CpuReason value.
-[[nodiscard]] grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out);
+// a serialized Move). DATA_LOSS (StoredDataLoss, domain_error.h) if the
+// events do not parse or the CPU reason is not a CpuReason value.
+[[nodiscard]] absl::Status ToProto(const storage::MoveRow& row, v1::Move* out);
 void ToProto(const storage::PlayerRecord& player, v1::Player* out);
 void ToProto(const storage::RatingRecord& rating, v1::Rating* out);
 void ToProto(const storage::RatingChange& change, v1::RatingChange* out);

@@ -60,12 +60,12 @@ grpc::Status MatchServiceImpl::CreateMatch(
   NewMatch match;
   match.creator_id = caller.id;
   const int seats = request->seats_size();
-  if (grpc::Status s = ShapeFromRequest(
+  if (absl::Status s = ShapeFromRequest(
           request->game(), seats, "seats",
           {request->options().begin(), request->options().end()},
           request->turn_time_limit_seconds(), &match.shape);
       !s.ok()) {
-    return s;
+    return ToGrpc(s);
   }
   match.ranked = request->ranked();
   bool caller_seated = false;
@@ -134,7 +134,7 @@ grpc::Status MatchServiceImpl::CreateMatch(
     match.request_id = request->request_id();
     match.request_hash = RequestFingerprint(*request);
   }
-  return matches_.Create(match, response);
+  return ToGrpc(matches_.Create(match, response));
 }
 
 grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
@@ -147,7 +147,7 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Get(id, viewer.id, response);
+  return ToGrpc(matches_.Get(id, viewer.id, response));
 }
 
 grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
@@ -169,7 +169,7 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
   move.pit = request->pit();
   if (request->has_expected_ply()) move.expected_ply = request->expected_ply();
   move.request_id = request->request_id();
-  return matches_.Play(id, move, response);
+  return ToGrpc(matches_.Play(id, move, response));
 }
 
 grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
@@ -182,7 +182,7 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Resign(id, caller.id, response);
+  return ToGrpc(matches_.Resign(id, caller.id, response));
 }
 
 grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
@@ -214,7 +214,8 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
   std::optional<int> seat;
   if (request->has_seat()) seat = request->seat();
-  return matches_.Join(request->invite_code(), seat, caller.id, response);
+  return ToGrpc(
+      matches_.Join(request->invite_code(), seat, caller.id, response));
 }
 
 grpc::Status MatchServiceImpl::CancelMatch(
@@ -227,7 +228,7 @@ grpc::Status MatchServiceImpl::CancelMatch(
       !s.ok()) {
     return s;
   }
-  return matches_.Cancel(id, caller.id, response);
+  return ToGrpc(matches_.Cancel(id, caller.id, response));
 }
 
 grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
@@ -240,7 +241,7 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Rematch(id, caller.id, response);
+  return ToGrpc(matches_.Rematch(id, caller.id, response));
 }
 
 grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
@@ -256,7 +257,7 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
                      std::to_string(request->after_ply()));
   }
   if (status.ok()) {
-    status = matches_.Watch(id, viewer.id, request->after_ply(), sink);
+    status = ToGrpc(matches_.Watch(id, viewer.id, request->after_ply(), sink));
   }
   LiveMatches* matches = &matches_;
   auto* reactor = new EventReactor<v1::WatchEvent>(

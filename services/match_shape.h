@@ -12,10 +12,9 @@
 #ifndef MANCALA_SERVICES_MATCH_SHAPE_H_
 #define MANCALA_SERVICES_MATCH_SHAPE_H_
 
-#include <grpcpp/grpcpp.h>
-
 #include <string>
 
+#include "absl/status/status.h"
 #include "engine/rules.h"
 #include "mancala/v1/game.pb.h"
 #include "storage/store.h"
@@ -38,14 +37,14 @@ struct MatchShape {
 // INVALID_ARGUMENT: reason INVALID_OPTION for an option the rules refuse,
 // INVALID_ARGUMENT otherwise; the message names the field and the allowed
 // values.
-grpc::Status ShapeFromRequest(v1::Game game, int seats,
+absl::Status ShapeFromRequest(v1::Game game, int seats,
                               const std::string& seats_field,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out);
 
 // Checks a stored match's shape. DATA_LOSS (BadStoredData) if the store
 // holds a shape the service would never have accepted.
-grpc::Status ShapeFromRecord(const storage::MatchRecord& record,
+absl::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out);
 
 }  // namespace mancala::services

@@ -4,7 +4,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/match_errors.h"
 #include "services/resource_names.h"
@@ -15,21 +15,21 @@ using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-grpc::Status LiveMatches::Get(const std::string& id,
+absl::Status LiveMatches::Get(const std::string& id,
                               const std::string& viewer_id, v1::Match* out) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
   Touch(*live, viewer_id);
   Snapshot(*live, out);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
+absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
                                     int limit, std::vector<v1::Move>* out,
                                     bool* finished) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   {
     MutexLock lock(&live->mu);
     *finished = live->ended();
@@ -38,14 +38,14 @@ grpc::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
     }
   }
   auto rows = store_.ListMoves(id, from_ply, limit);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return StorageFailure(rows.status());
   out->clear();
   for (const storage::MoveRow& row : *rows) {
-    if (grpc::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
+    if (absl::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
       return s;
     }
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void LiveMatches::Snapshot(const Live& live, v1::Match* out) const {

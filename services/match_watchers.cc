@@ -5,24 +5,25 @@
 #include <algorithm>
 
 #include "services/convert.h"
-#include "services/errors.h"
+#include "services/errors.h"  // WatchSink::Close() takes a grpc::Status.
 #include "services/live_matches.h"
 #include "services/match_errors.h"
 #include "services/watch_events.h"
 
 namespace mancala::services {
 
-grpc::Status LiveMatches::Watch(const std::string& id,
+absl::Status LiveMatches::Watch(const std::string& id,
                                 const std::string& viewer_id, int64_t after_ply,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
-  if (closed_) return ShuttingDown("watch again");
+  if (closed_) return ShuttingDownError("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
-    return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
-                 "this match has " + std::to_string(options_.max_watchers) +
-                     " watchers already; try again later");
+    return DomainError(
+        absl::StatusCode::kResourceExhausted, "TOO_MANY_WATCHERS",
+        "this match has " + std::to_string(options_.max_watchers) +
+            " watchers already; try again later");
   }
   const int64_t ply = live->record.ply;
   if (after_ply > ply) return PlyAhead(after_ply, ply);
@@ -32,10 +33,10 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   // under the match lock, so no move slips between stored and live ones.
   if (after_ply > 0 && after_ply < ply) {
     auto rows = store_.ListMoves(id, after_ply + 1, ply - after_ply);
-    if (!rows.ok()) return FromStorage(rows.status());
+    if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
-      if (grpc::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
+      if (absl::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
       sink->PushBacklog(e);
     }
   }
@@ -47,7 +48,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   sink->PushBacklog(MatchEvent(snapshot, false));
   if (live->ended()) {
     sink->Push(MatchEvent(snapshot, true), /*last=*/true);
-    return grpc::Status::OK;
+    return absl::OkStatus();
   }
   for (size_t i = 0; i < live->record.seats.size(); ++i) {
     if (live->HoldsSeat(viewer_id, i)) {
@@ -58,7 +59,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   live->watchers.push_back(std::move(sink));
   live->WatchersChanged();
   if (!live->fanout) live->fanout = fanout_.NewStrand();
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 int LiveMatches::WatcherCount(const std::string& id) {
@@ -120,7 +121,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(ShuttingDown("watch again"));
+      sink->Close(ToGrpc(ShuttingDownError("watch again")));
     }
   }
 }

@@ -34,8 +34,8 @@ grpc::Status ReadMovePage(LiveMatches& matches, const MovePageRequest& request,
   }
   std::vector<v1::Move> page;
   bool finished = false;
-  if (grpc::Status s = matches.ListMoves(request.match_id, from_ply, limit,
-                                         &page, &finished);
+  if (grpc::Status s = ToGrpc(matches.ListMoves(request.match_id, from_ply,
+                                                limit, &page, &finished));
       !s.ok()) {
     return s;
   }
