@@ -130,8 +130,9 @@ grpc::Status AdminServiceImpl::ListMatches(
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::MatchRecord& r : *rows) {
-    if (grpc::Status s =
-            ToGrpc(matches_.Get(r.id, "", response->add_matches()));
+    MatchView view;
+    if (grpc::Status s = MatchAnswer(matches_.Get(r.id, "", &view), view,
+                                     response->add_matches());
         !s.ok()) {
       return s;
     }
@@ -151,7 +152,9 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  if (grpc::Status s = ToGrpc(matches_.Get(id, "", response->mutable_match()));
+  MatchView view;
+  if (grpc::Status s = MatchAnswer(matches_.Get(id, "", &view), view,
+                                   response->mutable_match());
       !s.ok()) {
     return s;
   }
@@ -183,9 +186,11 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
   const std::string reason = Trim(request->reason());
   if (reason.empty()) return Invalid("reason is required (not blank)");
   int recomputed = 0;
+  MatchView voided;
   if (grpc::Status s =
-          ToGrpc(matches_.VoidMatch(id, reason, Trim(request->actor()),
-                                    response->mutable_match(), &recomputed));
+          MatchAnswer(matches_.VoidMatch(id, reason, Trim(request->actor()),
+                                         &voided, &recomputed),
+                      voided, response->mutable_match());
       !s.ok()) {
     return s;
   }

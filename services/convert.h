@@ -18,6 +18,7 @@
 #include "mancala/v1/match_service.pb.h"
 #include "mancala/v1/player_service.pb.h"
 #include "mancala/v1/rating_service.pb.h"
+#include "services/match_views.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -33,6 +34,14 @@ void ToProto(const engine::Board& board, v1::Board* out);
 void ToProto(const engine::Event& event, v1::MoveEvent* out);
 // The result of a finished game (state.is_over()).
 void ResultToProto(const engine::State& state, v1::Result* out);
+
+// The match domain's views (match_views.h).
+void ToProto(const ResultView& result, v1::Result* out);
+void ToProto(const MatchView& match, v1::Match* out);
+// A domain answer at the gRPC edge: `status` as ToGrpc() (errors.h) and,
+// when it is OK, `match` into `*out`.
+grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,
+                         v1::Match* out);
 
 // Stored values.
 v1::Match::State StateToProto(storage::MatchStatus status);

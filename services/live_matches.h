@@ -58,6 +58,7 @@
 #include "services/event_stream.h"
 #include "services/live_match.h"
 #include "services/match_shape.h"
+#include "services/match_views.h"
 #include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
@@ -80,10 +81,6 @@ struct LiveMatchesOptions {
   // creation time, as stored (so also across a restart); 0 = never.
   int64_t waiting_ttl_ms = 3'600'000;
 };
-
-// MatchRecord::cancel_reason values (storage/store.h).
-inline constexpr char kCancelledByCreator[] = "creator";
-inline constexpr char kCancelledExpired[] = "expired";
 
 // A match to create, its shape checked (match_shape.h) by the caller.
 struct NewMatch {
@@ -152,22 +149,22 @@ class LiveMatches {
   // INVALID_ARGUMENT (REQUEST_ID_REUSED) for the id with another request;
   // RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES) for a match with OPEN
   // seats past max_waiting_per_player.
-  absl::Status Create(const NewMatch& request, v1::Match* out);
+  absl::Status Create(const NewMatch& request, MatchView* out);
   // `viewer_id` (may be empty) is touched as present if seated.
   absl::Status Get(const std::string& id, const std::string& viewer_id,
-                   v1::Match* out);
+                   MatchView* out);
   absl::Status Join(const std::string& invite_code, std::optional<int> seat,
-                    const std::string& player_id, v1::Match* out);
+                    const std::string& player_id, MatchView* out);
   absl::Status Cancel(const std::string& id, const std::string& player_id,
-                      v1::Match* out);
+                      MatchView* out);
   absl::Status Rematch(const std::string& id, const std::string& player_id,
-                       v1::Match* out);
+                       MatchView* out);
   absl::Status Play(const std::string& id, const SubmitMove& move,
                     v1::SubmitMoveResponse* out);
   // The computer's pit for `turn`; ABORTED if the turn is no longer due.
   absl::Status PlayCpu(const CpuTurn& turn, int pit);
   absl::Status Resign(const std::string& id, const std::string& player_id,
-                      v1::Match* out);
+                      MatchView* out);
   // Stored moves from `from_ply` (1-based), at most `limit`; `finished`
   // tells whether the match is over (or cancelled). OUT_OF_RANGE
   // (PLY_AHEAD) when from_ply is past the match's ply + 1.
@@ -192,7 +189,7 @@ class LiveMatches {
   // ratings from the stored history without it, with an audit entry.
   // FAILED_PRECONDITION if the match was not rated or is void already.
   absl::Status VoidMatch(const std::string& id, const std::string& reason,
-                         const std::string& actor, v1::Match* out,
+                         const std::string& actor, MatchView* out,
                          int* recomputed);
   // Admin: replays the stored moves through the engine and compares the
   // result with the stored one.
@@ -253,7 +250,7 @@ class LiveMatches {
   // Cancels a WAITING match for `reason` (kCancelledByCreator or
   // kCancelledExpired): stored first, then the live copy; the watchers get
   // the cancelled match as their last event.
-  absl::Status CancelWaiting(Live& live, const char* reason, v1::Match* out)
+  absl::Status CancelWaiting(Live& live, const char* reason, MatchView* out)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Puts a WAITING match in the expiry index (match_expiry.cc).
   void TrackWaiting(const storage::MatchRecord& record);
@@ -267,7 +264,7 @@ class LiveMatches {
   absl::Status Record(Live& live, int seat, int pit,
                       v1::Move::CpuReason cpu_reason,
                       const std::string& request_id,
-                      v1::SubmitMoveResponse* reply)
+                      v1::SubmitMoveResponse* reply, MatchView* view = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // Record() once the move is checked and the match's end, if any, rated:
   // stores the move, moves the live match on and tells the watchers.
@@ -275,7 +272,7 @@ class LiveMatches {
   // because a player's rating changed since it was read (check_before).
   absl::Status Commit(Live& live, engine::State next, storage::MoveRow row,
                       const storage::MatchUpdate& update,
-                      v1::SubmitMoveResponse* reply,
+                      v1::SubmitMoveResponse* reply, MatchView* view,
                       bool* ratings_moved = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is
@@ -290,7 +287,7 @@ class LiveMatches {
   // The CPU turn due now, if any (and not already queued).
   std::optional<CpuTurn> DueCpuTurn(Live& live)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  void Snapshot(const Live& live, v1::Match* out) const
+  void Snapshot(const Live& live, MatchView* out) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // For a rated match that ends with `last_move`: marks it aborted, or
   // fills the rating changes into `update`.
@@ -300,7 +297,7 @@ class LiveMatches {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu, ratings_mu_);
   // After a move (the live match already past it): the end, the stream's
   // last event, or the new turn's deadline. `match` is the snapshot.
-  void TellTurn(Live& live, const v1::Match& match)
+  void TellTurn(Live& live, const MatchView& match)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Runs `attempt` (which takes live.mu itself) again when it failed with
   // ABORTED because another node moved first and the cache was caught up:

@@ -15,7 +15,7 @@ using storage::MatchStatus;
 
 absl::Status LiveMatches::VoidMatch(const std::string& id,
                                     const std::string& reason,
-                                    const std::string& actor, v1::Match* out,
+                                    const std::string& actor, MatchView* out,
                                     int* recomputed) {
   LivePtr live;
   if (absl::Status s = Find(id, &live); !s.ok()) return s;

@@ -108,7 +108,7 @@ absl::Status LiveMatches::CatchUp(Live& live) {
   rec = *std::move(stored);
   if (rec.ply != moved_from) live.clock.CancelCpuTurn();  // Moot now.
   if (!live.audience) return absl::OkStatus();
-  v1::Match snapshot;
+  MatchView snapshot;
   Snapshot(live, &snapshot);
   if (live.ended()) {
     Broadcast(live, MatchEvent(snapshot, true), /*last=*/true);

@@ -25,7 +25,7 @@ void LiveMatches::ExpireWaiting() {
     const storage::MatchRecord& rec = live->record;
     // Started or cancelled since it was indexed: nothing to do.
     if (rec.status != MatchStatus::kWaiting) continue;
-    v1::Match out;
+    MatchView out;
     if (!CancelWaiting(*live, kCancelledExpired, &out).ok()) {
       // The store refused (e.g. locked for longer than its busy timeout):
       // try again at the next tick.

@@ -14,7 +14,7 @@ namespace mancala::services {
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-absl::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
+absl::Status LiveMatches::Create(const NewMatch& request, MatchView* out) {
   std::string id;
   if (absl::Status s = Admit(request, &id); !s.ok()) return s;
   LivePtr live;
@@ -31,7 +31,7 @@ absl::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
 
 absl::Status LiveMatches::Join(const std::string& invite_code,
                                std::optional<int> seat,
-                               const std::string& player_id, v1::Match* out) {
+                               const std::string& player_id, MatchView* out) {
   std::optional<std::string> code = NormalizeInviteCode(invite_code);
   if (!code.has_value()) {
     return DomainError(
@@ -112,7 +112,7 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
 }
 
 absl::Status LiveMatches::Cancel(const std::string& id,
-                                 const std::string& player_id, v1::Match* out) {
+                                 const std::string& player_id, MatchView* out) {
   LivePtr live;
   if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
@@ -136,7 +136,7 @@ absl::Status LiveMatches::Cancel(const std::string& id,
 }
 
 absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
-                                        v1::Match* out) {
+                                        MatchView* out) {
   storage::MatchRecord next = live.record;
   next.status = MatchStatus::kCancelled;
   next.invite_code.clear();  // Frees the code: JoinMatch no longer finds it.
@@ -153,7 +153,7 @@ absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
 
 absl::Status LiveMatches::Rematch(const std::string& id,
                                   const std::string& player_id,
-                                  v1::Match* out) {
+                                  MatchView* out) {
   LivePtr live;
   if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   NewMatch again;

@@ -11,6 +11,7 @@
 #include "services/match_errors.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
+#include "services/watch_events.h"
 
 namespace mancala::services {
 
@@ -134,7 +135,7 @@ absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
 }
 
 absl::Status LiveMatches::Resign(const std::string& id,
-                                 const std::string& player_id, v1::Match* out) {
+                                 const std::string& player_id, MatchView* out) {
   LivePtr live;
   if (absl::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
@@ -158,13 +159,12 @@ absl::Status LiveMatches::Resign(const std::string& id,
     if (seat < 0) {
       return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
     }
-    v1::SubmitMoveResponse reply;
-    if (absl::Status s = Record(*live, seat, -1,
-                                v1::Move::CPU_REASON_UNSPECIFIED, "", &reply);
+    if (absl::Status s =
+            Record(*live, seat, -1, v1::Move::CPU_REASON_UNSPECIFIED, "",
+                   nullptr, out);
         !s.ok()) {
       return s;
     }
-    *out = std::move(*reply.mutable_match());
     turn = DueCpuTurn(*live);
     return absl::OkStatus();
   });
@@ -175,7 +175,8 @@ absl::Status LiveMatches::Resign(const std::string& id,
 absl::Status LiveMatches::Record(Live& live, int seat, int pit,
                                  v1::Move::CpuReason cpu_reason,
                                  const std::string& request_id,
-                                 v1::SubmitMoveResponse* reply) {
+                                 v1::SubmitMoveResponse* reply,
+                                 MatchView* view) {
   engine::State next = live.state;
   engine::MoveRecord record;
   auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
@@ -198,7 +199,7 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
   storage::MatchUpdate update;
   SetDue(live, next, &update);
   if (!next.is_over()) {
-    return Commit(live, std::move(next), std::move(row), update, reply);
+    return Commit(live, std::move(next), std::move(row), update, reply, view);
   }
   update.status = MatchStatus::kFinished;
   update.ended_at_ms = row.played_at_ms;
@@ -206,7 +207,7 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
   ResultToProto(next, &result);
   update.result = result.SerializeAsString();
   if (!IsRatedMatch(live.record)) {
-    return Commit(live, std::move(next), std::move(row), update, reply);
+    return Commit(live, std::move(next), std::move(row), update, reply, view);
   }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
@@ -221,7 +222,8 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
     rated.check_before = notices_ != nullptr;
     if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
     bool ratings_moved = false;
-    absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
+    absl::Status s =
+        Commit(live, next, row, rated, reply, view, &ratings_moved);
     if (!ratings_moved || tries == kAttempts) return s;
   }
 }
@@ -229,7 +231,7 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
 absl::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
-                                 v1::SubmitMoveResponse* reply,
+                                 v1::SubmitMoveResponse* reply, MatchView* view,
                                  bool* ratings_moved) {
   v1::SubmitMoveResponse answer;
   if (absl::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
@@ -250,7 +252,9 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  Snapshot(live, answer.mutable_match());
+  MatchView snapshot;
+  Snapshot(live, &snapshot);
+  ToProto(snapshot, answer.mutable_match());
   row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
   if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
     if (ratings_moved != nullptr) {
@@ -277,16 +281,15 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
     *moved.mutable_move() = answer.move();
     Broadcast(live, std::move(moved));
   }
-  TellTurn(live, answer.match());
+  TellTurn(live, snapshot);
   if (reply != nullptr) *reply = std::move(answer);
+  if (view != nullptr) *view = std::move(snapshot);
   return absl::OkStatus();
 }
 
-void LiveMatches::TellTurn(Live& live, const v1::Match& match) {
+void LiveMatches::TellTurn(Live& live, const MatchView& match) {
   if (live.state.is_over()) {
-    v1::WatchEvent end;
-    *end.mutable_finished() = match;
-    Broadcast(live, std::move(end), /*last=*/true);
+    Broadcast(live, MatchEvent(match, true), /*last=*/true);
   } else if (live.clock.deadline_ms() > 0) {
     v1::WatchEvent deadline;
     deadline.mutable_deadline()->set_seat(live.state.to_move());

@@ -134,7 +134,8 @@ grpc::Status MatchServiceImpl::CreateMatch(
     match.request_id = request->request_id();
     match.request_hash = RequestFingerprint(*request);
   }
-  return ToGrpc(matches_.Create(match, response));
+  MatchView view;
+  return MatchAnswer(matches_.Create(match, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
@@ -147,7 +148,8 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return ToGrpc(matches_.Get(id, viewer.id, response));
+  MatchView view;
+  return MatchAnswer(matches_.Get(id, viewer.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
@@ -182,7 +184,8 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return ToGrpc(matches_.Resign(id, caller.id, response));
+  MatchView view;
+  return MatchAnswer(matches_.Resign(id, caller.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
@@ -214,8 +217,10 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
   std::optional<int> seat;
   if (request->has_seat()) seat = request->seat();
-  return ToGrpc(
-      matches_.Join(request->invite_code(), seat, caller.id, response));
+  MatchView view;
+  return MatchAnswer(
+      matches_.Join(request->invite_code(), seat, caller.id, &view), view,
+      response);
 }
 
 grpc::Status MatchServiceImpl::CancelMatch(
@@ -228,7 +233,8 @@ grpc::Status MatchServiceImpl::CancelMatch(
       !s.ok()) {
     return s;
   }
-  return ToGrpc(matches_.Cancel(id, caller.id, response));
+  MatchView view;
+  return MatchAnswer(matches_.Cancel(id, caller.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
@@ -241,7 +247,8 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return ToGrpc(matches_.Rematch(id, caller.id, response));
+  MatchView view;
+  return MatchAnswer(matches_.Rematch(id, caller.id, &view), view, response);
 }
 
 grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(

@@ -40,7 +40,7 @@ absl::Status LiveMatches::Watch(const std::string& id,
       sink->PushBacklog(e);
     }
   }
-  v1::Match snapshot;
+  MatchView snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);
   // The catch-up and the snapshot are the stream's backlog, outside the

@@ -335,8 +335,9 @@ void Matchmaker::SendUpdates(const std::string& key) {
 
 void Matchmaker::Start(std::vector<Formed> formed) {
   for (Formed& f : formed) {
+    MatchView view;
     v1::Match match;
-    grpc::Status s = ToGrpc(matches_.Create(f.match, &match));
+    grpc::Status s = MatchAnswer(matches_.Create(f.match, &view), view, &match);
     std::vector<std::string> back;  // Other nodes' searchers: search again.
     for (size_t seat = 0; seat < f.members.size(); ++seat) {
       const storage::QueueEntry& m = f.members[seat];

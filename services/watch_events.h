@@ -6,14 +6,16 @@
 #define MANCALA_SERVICES_WATCH_EVENTS_H_
 
 #include "mancala/v1/match_service.pb.h"
+#include "services/convert.h"
+#include "services/match_views.h"
 
 namespace mancala::services {
 
 // The match as a WatchEvent: `finished` (the stream's last event) once the
 // match has ended, `match` otherwise.
-inline v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
+inline v1::WatchEvent MatchEvent(const MatchView& match, bool finished) {
   v1::WatchEvent e;
-  *(finished ? e.mutable_finished() : e.mutable_match()) = match;
+  ToProto(match, finished ? e.mutable_finished() : e.mutable_match());
   return e;
 }
 
