@@ -256,7 +256,7 @@ void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
   }
 }
 
-absl::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
+absl::Status ToProto(const MoveView& row, v1::Move* out) {
   const std::string where = "stored move at ply " + std::to_string(row.ply) +
                             " of " + MatchName(row.match_id);
   if (!out->ParseFromString(row.events)) {  // Holds the events.
@@ -272,6 +272,18 @@ absl::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
   out->set_by_cpu(row.by_cpu);
   out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
   *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
+  return absl::OkStatus();
+}
+
+absl::Status ToProto(const MoveReply& reply, v1::SubmitMoveResponse* out) {
+  if (reply.stored.has_value()) {
+    if (out->ParseFromString(*reply.stored)) return absl::OkStatus();
+    return StorageFailure(absl::DataLossError("stored reply unreadable"));
+  }
+  if (absl::Status s = ToProto(reply.move, out->mutable_move()); !s.ok()) {
+    return s;
+  }
+  ToProto(reply.match, out->mutable_match());
   return absl::OkStatus();
 }
 

@@ -52,10 +52,15 @@ bool StatusFromProto(v1::Match::State state,
 // Kind, CPU level and player name; presence and display name are the live
 // match's (LiveMatches::Snapshot).
 void ToProto(const storage::SeatRecord& seat, v1::Seat* out);
-// A stored move as the mancala.v1.Move resource (its events are stored as
-// a serialized Move). DATA_LOSS (StoredDataLoss, domain_error.h) if the
-// events do not parse or the CPU reason is not a CpuReason value.
-[[nodiscard]] absl::Status ToProto(const storage::MoveRow& row, v1::Move* out);
+// A move as the mancala.v1.Move resource (its events are stored as a
+// serialized Move, stored_codec.h). DATA_LOSS (StoredDataLoss,
+// domain_error.h) if the events do not parse or the CPU reason is not a
+// CpuReason value.
+[[nodiscard]] absl::Status ToProto(const MoveView& move, v1::Move* out);
+// A move's answer; a retried request's stored answer is parsed (DATA_LOSS
+// if it does not).
+[[nodiscard]] absl::Status ToProto(const MoveReply& reply,
+                                   v1::SubmitMoveResponse* out);
 void ToProto(const storage::PlayerRecord& player, v1::Player* out);
 void ToProto(const storage::RatingRecord& rating, v1::Rating* out);
 void ToProto(const storage::RatingChange& change, v1::RatingChange* out);

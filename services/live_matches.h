@@ -160,7 +160,7 @@ class LiveMatches {
   absl::Status Rematch(const std::string& id, const std::string& player_id,
                        MatchView* out);
   absl::Status Play(const std::string& id, const SubmitMove& move,
-                    v1::SubmitMoveResponse* out);
+                    MoveReply* out);
   // The computer's pit for `turn`; ABORTED if the turn is no longer due.
   absl::Status PlayCpu(const CpuTurn& turn, int pit);
   absl::Status Resign(const std::string& id, const std::string& player_id,
@@ -169,7 +169,7 @@ class LiveMatches {
   // tells whether the match is over (or cancelled). OUT_OF_RANGE
   // (PLY_AHEAD) when from_ply is past the match's ply + 1.
   absl::Status ListMoves(const std::string& id, int64_t from_ply, int limit,
-                         std::vector<v1::Move>* out, bool* finished);
+                         std::vector<MoveView>* out, bool* finished);
 
   // Registers a watcher: queues the stored moves after `after_ply` (none
   // for 0), the match snapshot, then every live event until the match
@@ -263,16 +263,14 @@ class LiveMatches {
   // ratings_mu_ (after live.mu, see the lock order) when a rated match ends.
   absl::Status Record(Live& live, int seat, int pit,
                       v1::Move::CpuReason cpu_reason,
-                      const std::string& request_id,
-                      v1::SubmitMoveResponse* reply, MatchView* view = nullptr)
+                      const std::string& request_id, MoveReply* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // Record() once the move is checked and the match's end, if any, rated:
   // stores the move, moves the live match on and tells the watchers.
   // `*ratings_moved` (if given) is set when the store refused a rated end
   // because a player's rating changed since it was read (check_before).
   absl::Status Commit(Live& live, engine::State next, storage::MoveRow row,
-                      const storage::MatchUpdate& update,
-                      v1::SubmitMoveResponse* reply, MatchView* view,
+                      const storage::MatchUpdate& update, MoveReply* reply,
                       bool* ratings_moved = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is

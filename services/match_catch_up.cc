@@ -92,7 +92,8 @@ absl::Status LiveMatches::CatchUp(Live& live) {
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
       if (live.audience) {
         v1::WatchEvent moved;
-        if (absl::Status s = ToProto(row, moved.mutable_move()); !s.ok()) {
+        if (absl::Status s = ToProto(MoveOf(row), moved.mutable_move());
+            !s.ok()) {
           return s;
         }
         Broadcast(live, std::move(moved));

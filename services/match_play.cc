@@ -11,6 +11,7 @@
 #include "services/match_errors.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
 #include "services/watch_events.h"
 
 namespace mancala::services {
@@ -30,7 +31,7 @@ std::string RequestKey(const SubmitMove& move) {
 }  // namespace
 
 absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
-                               v1::SubmitMoveResponse* out) {
+                               MoveReply* out) {
   LivePtr live;
   if (absl::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
@@ -62,9 +63,8 @@ absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
               "request_id " + Quote(move.request_id) + " was used for pit " +
                   std::to_string(first->pit));
         }
-        if (!out->ParseFromString(first->reply)) {
-          return StorageFailure(absl::DataLossError("stored reply unreadable"));
-        }
+        *out = MoveReply{};
+        out->stored = std::move(first->reply);  // Parsed by the edge.
         return absl::OkStatus();
       }
       if (!absl::IsNotFound(first.status())) {
@@ -159,12 +159,13 @@ absl::Status LiveMatches::Resign(const std::string& id,
     if (seat < 0) {
       return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
     }
-    if (absl::Status s =
-            Record(*live, seat, -1, v1::Move::CPU_REASON_UNSPECIFIED, "",
-                   nullptr, out);
+    MoveReply reply;
+    if (absl::Status s = Record(*live, seat, -1,
+                                v1::Move::CPU_REASON_UNSPECIFIED, "", &reply);
         !s.ok()) {
       return s;
     }
+    *out = std::move(reply.match);
     turn = DueCpuTurn(*live);
     return absl::OkStatus();
   });
@@ -175,8 +176,7 @@ absl::Status LiveMatches::Resign(const std::string& id,
 absl::Status LiveMatches::Record(Live& live, int seat, int pit,
                                  v1::Move::CpuReason cpu_reason,
                                  const std::string& request_id,
-                                 v1::SubmitMoveResponse* reply,
-                                 MatchView* view) {
+                                 MoveReply* reply) {
   engine::State next = live.state;
   engine::MoveRecord record;
   auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
@@ -184,8 +184,6 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
     return MoveErrorStatus(*err, pit, next.rules().pits,
                            live.state.LegalMoves());
   }
-  v1::Move move;
-  for (const engine::Event& e : record.events) ToProto(e, move.add_events());
   storage::MoveRow row;
   row.match_id = live.record.id;
   row.ply = live.record.ply + 1;
@@ -194,20 +192,18 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.by_cpu = cpu_reason != v1::Move::CPU_REASON_UNSPECIFIED;
   row.cpu_reason = cpu_reason;
   row.played_at_ms = clock_.NowMs();
-  row.events = move.SerializeAsString();
+  row.events = EncodeEvents(record.events);
   row.request_id = request_id;
   storage::MatchUpdate update;
   SetDue(live, next, &update);
   if (!next.is_over()) {
-    return Commit(live, std::move(next), std::move(row), update, reply, view);
+    return Commit(live, std::move(next), std::move(row), update, reply);
   }
   update.status = MatchStatus::kFinished;
   update.ended_at_ms = row.played_at_ms;
-  v1::Result result;
-  ResultToProto(next, &result);
-  update.result = result.SerializeAsString();
+  update.result = EncodeResult(next);
   if (!IsRatedMatch(live.record)) {
-    return Commit(live, std::move(next), std::move(row), update, reply, view);
+    return Commit(live, std::move(next), std::move(row), update, reply);
   }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
@@ -222,8 +218,7 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
     rated.check_before = notices_ != nullptr;
     if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
     bool ratings_moved = false;
-    absl::Status s =
-        Commit(live, next, row, rated, reply, view, &ratings_moved);
+    absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
     if (!ratings_moved || tries == kAttempts) return s;
   }
 }
@@ -231,10 +226,8 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
 absl::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
-                                 v1::SubmitMoveResponse* reply, MatchView* view,
-                                 bool* ratings_moved) {
-  v1::SubmitMoveResponse answer;
-  if (absl::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
+                                 MoveReply* reply, bool* ratings_moved) {
+  MoveReply answer;
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses. Only
   // what a move changes is kept for that, not a copy of the whole match.
@@ -252,14 +245,9 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  MatchView snapshot;
-  Snapshot(live, &snapshot);
-  ToProto(snapshot, answer.mutable_match());
-  row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
-  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
-    if (ratings_moved != nullptr) {
-      *ratings_moved = absl::IsFailedPrecondition(s);
-    }
+  Snapshot(live, &answer.match);
+  answer.move = MoveOf(row);
+  const auto step_back = [&] {
     std::swap(live.state, next);
     rec.ply = saved.ply;
     rec.updated_at_ms = saved.updated_at_ms;
@@ -267,6 +255,18 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
     rec.status = saved.status;
     rec.result = std::move(saved.result);
     live.clock = saved_clock;
+  };
+  if (!row.request_id.empty()) {
+    if (absl::Status s = EncodeReply(answer, &row.reply); !s.ok()) {
+      step_back();
+      return s;
+    }
+  }
+  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+    if (ratings_moved != nullptr) {
+      *ratings_moved = absl::IsFailedPrecondition(s);
+    }
+    step_back();
     // Another node took the ply: the cache catches up, so the caller's
     // retry (RetryLostRace) or the next request sees the stored match.
     if (absl::IsAborted(s) && notices_) {
@@ -278,12 +278,12 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
     v1::WatchEvent moved;
-    *moved.mutable_move() = answer.move();
-    Broadcast(live, std::move(moved));
+    if (ToProto(answer.move, moved.mutable_move()).ok()) {
+      Broadcast(live, std::move(moved));
+    }
   }
-  TellTurn(live, snapshot);
+  TellTurn(live, answer.match);
   if (reply != nullptr) *reply = std::move(answer);
-  if (view != nullptr) *view = std::move(snapshot);
   return absl::OkStatus();
 }
 

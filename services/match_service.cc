@@ -171,7 +171,10 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
   move.pit = request->pit();
   if (request->has_expected_ply()) move.expected_ply = request->expected_ply();
   move.request_id = request->request_id();
-  return ToGrpc(matches_.Play(id, move, response));
+  MoveReply reply;
+  absl::Status s = matches_.Play(id, move, &reply);
+  if (s.ok()) s = ToProto(reply, response);
+  return ToGrpc(s);
 }
 
 grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,

@@ -23,7 +23,7 @@ absl::Status LiveMatches::Get(const std::string& id,
 }
 
 absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
-                                    int limit, std::vector<v1::Move>* out,
+                                    int limit, std::vector<MoveView>* out,
                                     bool* finished) {
   LivePtr live;
   if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
@@ -37,11 +37,7 @@ absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   auto rows = store_.ListMoves(id, from_ply, limit);
   if (!rows.ok()) return StorageFailure(rows.status());
   out->clear();
-  for (const storage::MoveRow& row : *rows) {
-    if (absl::Status s = ToProto(row, &out->emplace_back()); !s.ok()) {
-      return s;
-    }
-  }
+  for (const storage::MoveRow& row : *rows) out->push_back(MoveOf(row));
   return absl::OkStatus();
 }
 

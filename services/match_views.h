@@ -76,6 +76,35 @@ struct MatchView {
   std::string cancel_reason;  // Cancelled only: a kCancelled*.
 };
 
+// One recorded move or resignation (mancala.v1.Move). Its events stay in
+// their stored encoding (stored_codec.h) until the edge builds the Move,
+// so a move read from the store is not decoded twice.
+struct MoveView {
+  std::string match_id;
+  int64_t ply = 0;
+  int seat = 0;
+  int pit = -1;  // The chosen pit, 0-based on the mover's side; -1: resigned.
+  bool by_cpu = false;
+  int cpu_reason = 0;  // A mancala.v1.Move.CpuReason number, as stored.
+  int64_t played_at_ms = 0;
+  std::string events;  // As stored (stored_codec.h EncodeEvents).
+};
+
+// The stored move `row` as a view.
+inline MoveView MoveOf(const storage::MoveRow& row) {
+  return MoveView{row.match_id, row.ply,        row.seat,         row.pit,
+                  row.by_cpu,   row.cpu_reason, row.played_at_ms, row.events};
+}
+
+// The answer to a move (mancala.v1.SubmitMoveResponse): the move and the
+// match after it. A retried request gets its first answer as it was
+// stored (`stored`, stored_codec.h), `move` and `match` then unset.
+struct MoveReply {
+  MoveView move;
+  MatchView match;
+  std::optional<std::string> stored;
+};
+
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_MATCH_VIEWS_H_

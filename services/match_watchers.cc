@@ -36,7 +36,8 @@ absl::Status LiveMatches::Watch(const std::string& id,
     if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
       v1::WatchEvent e;
-      if (absl::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
+      if (absl::Status s = ToProto(MoveOf(row), e.mutable_move()); !s.ok())
+        return s;
       sink->PushBacklog(e);
     }
   }

@@ -1,0 +1,28 @@
+// The stored encodings of a move (stored_codec.h).
+
+#include "services/stored_codec.h"
+
+#include "services/convert.h"
+
+namespace mancala::services {
+
+std::string EncodeEvents(const std::vector<engine::Event>& events) {
+  v1::Move move;
+  for (const engine::Event& e : events) ToProto(e, move.add_events());
+  return move.SerializeAsString();
+}
+
+std::string EncodeResult(const engine::State& state) {
+  v1::Result result;
+  ResultToProto(state, &result);
+  return result.SerializeAsString();
+}
+
+absl::Status EncodeReply(const MoveReply& reply, std::string* out) {
+  v1::SubmitMoveResponse answer;
+  if (absl::Status s = ToProto(reply, &answer); !s.ok()) return s;
+  *out = answer.SerializeAsString();
+  return absl::OkStatus();
+}
+
+}  // namespace mancala::services
