@@ -193,6 +193,31 @@ void ToProto(const MatchView& m, v1::Match* out) {
   }
 }
 
+absl::Status ToProto(const WatchEventView& event, v1::WatchEvent* out) {
+  out->Clear();
+  switch (event.kind) {
+    case WatchEventView::Kind::kMatch:
+      ToProto(event.match, out->mutable_match());
+      break;
+    case WatchEventView::Kind::kFinished:
+      ToProto(event.match, out->mutable_finished());
+      break;
+    case WatchEventView::Kind::kMove:
+      return ToProto(event.move, out->mutable_move());
+    case WatchEventView::Kind::kPresence:
+      out->mutable_presence()->set_seat(event.seat);
+      out->mutable_presence()->set_present(event.present);
+      out->mutable_presence()->set_cpu_standing_in(event.cpu_standing_in);
+      break;
+    case WatchEventView::Kind::kDeadline:
+      out->mutable_deadline()->set_seat(event.seat);
+      *out->mutable_deadline()->mutable_deadline() =
+          TimeUtil::MillisecondsToTimestamp(event.deadline_ms);
+      break;
+  }
+  return absl::OkStatus();
+}
+
 grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,
                          v1::Match* out) {
   if (status.ok()) ToProto(match, out);

@@ -38,6 +38,9 @@ void ResultToProto(const engine::State& state, v1::Result* out);
 // The match domain's views (match_views.h).
 void ToProto(const ResultView& result, v1::Result* out);
 void ToProto(const MatchView& match, v1::Match* out);
+// A watch event; DATA_LOSS as for a MoveView.
+[[nodiscard]] absl::Status ToProto(const WatchEventView& event,
+                                   v1::WatchEvent* out);
 // A domain answer at the gRPC edge: `status` as ToGrpc() (errors.h) and,
 // when it is OK, `match` into `*out`.
 grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,

@@ -16,8 +16,9 @@
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers. A move the store refused never happened. The
 // watchers are told off the mover's path: the event is queued on the
-// match's strand (strand_pool.h) and a pool thread copies it to every watch
-// stream, in order, while the mover already has its reply. Whenever the
+// match's strand (strand_pool.h) and a pool thread builds its wire message
+// once and queues it on every watch stream (watch_sink.h), in order, while
+// the mover already has its reply. Whenever the
 // computer must move (a CPU seat, a turn past its deadline, an absent player's
 // seat; turn_clock.h) a CpuTurn is announced to the listener (the CPU worker),
 // which plays it through PlayCpu(): the same path, refused if the match moved
@@ -30,6 +31,12 @@
 //
 // Matches not in memory (finished ones, after a restart) are loaded on demand
 // by replaying their stored moves through the engine.
+//
+// The class answers plain values: absl::Status with the ErrorInfo reason as
+// a payload (domain_error.h) and the views of match_views.h. The gRPC edge
+// (the *_service.cc files, convert.h, errors.h ToGrpc, watch_sink.h) builds
+// the mancala.v1 messages. Still proto-typed: Move.CpuReason and Verify()'s
+// VerifyMatchResponse.
 // Thread-safety: all methods may be called from any thread; one mutex per
 // match, never held while waiting on anything but the store and the
 // ratings lock. The lock order is written at ratings_mu_ below.
@@ -55,7 +62,6 @@
 #include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/cluster_node.h"
-#include "services/event_stream.h"
 #include "services/live_match.h"
 #include "services/match_shape.h"
 #include "services/match_views.h"
@@ -303,7 +309,7 @@ class LiveMatches {
   absl::Status RetryLostRace(Live& live,
                              const std::function<absl::Status()>& attempt);
   // Queues `event` for every watcher on the match's strand.
-  void Broadcast(Live& live, v1::WatchEvent event, bool last = false)
+  void Broadcast(Live& live, WatchEventView event, bool last = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // The cluster's part of a move leaving `next` (match_due.cc): the seat
   // to move, when its turn is due, and this node's claim on a CPU seat's.

@@ -9,10 +9,10 @@
 // With SQLite this process is the only writer and the cache is never behind:
 // nothing here runs (notices_ is null).
 
-#include "services/convert.h"
 #include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
 #include "services/watch_events.h"
 
 namespace mancala::services {
@@ -91,12 +91,9 @@ absl::Status LiveMatches::CatchUp(Live& live) {
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
       if (live.audience) {
-        v1::WatchEvent moved;
-        if (absl::Status s = ToProto(MoveOf(row), moved.mutable_move());
-            !s.ok()) {
-          return s;
-        }
-        Broadcast(live, std::move(moved));
+        // Refused here, as for the mover, rather than at the fan-out.
+        if (absl::Status s = CheckStoredEvents(row); !s.ok()) return s;
+        Broadcast(live, MoveEvent(MoveOf(row)));
       }
     }
   }

@@ -2,9 +2,6 @@
 // resignation): checked against the live state, stored with the ply check,
 // and only then answered and told to the watchers.
 
-#include <google/protobuf/util/time_util.h>
-
-#include "services/convert.h"
 #include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
@@ -16,7 +13,6 @@
 
 namespace mancala::services {
 
-using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
 
@@ -277,10 +273,7 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   Publish(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
-    v1::WatchEvent moved;
-    if (ToProto(answer.move, moved.mutable_move()).ok()) {
-      Broadcast(live, std::move(moved));
-    }
+    Broadcast(live, MoveEvent(answer.move));
   }
   TellTurn(live, answer.match);
   if (reply != nullptr) *reply = std::move(answer);
@@ -291,11 +284,8 @@ void LiveMatches::TellTurn(Live& live, const MatchView& match) {
   if (live.state.is_over()) {
     Broadcast(live, MatchEvent(match, true), /*last=*/true);
   } else if (live.clock.deadline_ms() > 0) {
-    v1::WatchEvent deadline;
-    deadline.mutable_deadline()->set_seat(live.state.to_move());
-    *deadline.mutable_deadline()->mutable_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
-    Broadcast(live, std::move(deadline));
+    Broadcast(live,
+              DeadlineEvent(live.state.to_move(), live.clock.deadline_ms()));
   }
 }
 

@@ -271,8 +271,8 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   }
   LiveMatches* matches = &matches_;
   auto* reactor = new EventReactor<v1::WatchEvent>(
-      sink, [matches, id, sink] { matches->Unwatch(id, sink); });
-  if (!status.ok()) sink->Close(status);
+      sink->stream(), [matches, id, sink] { matches->Unwatch(id, sink); });
+  if (!status.ok()) sink->stream()->Close(status);
   reactor->Start();
   return reactor;
 }

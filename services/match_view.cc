@@ -1,7 +1,6 @@
 // LiveMatches: the reads (GetMatch, ListMoves) and Snapshot, a live match
 // as a MatchView (match_views.h).
 
-#include "services/convert.h"
 #include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/match_errors.h"

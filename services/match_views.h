@@ -105,6 +105,24 @@ struct MoveReply {
   std::optional<std::string> stored;
 };
 
+// One event of a WatchMatch stream (mancala.v1.WatchEvent).
+struct WatchEventView {
+  enum class Kind {
+    kMatch,     // The match (a new watch's snapshot, a join, a start).
+    kFinished,  // The match once it ended: the stream's last event.
+    kMove,      // A recorded move.
+    kPresence,  // A seat's presence or stand-in changed.
+    kDeadline,  // The turn's deadline (a new turn with a time limit).
+  };
+  Kind kind = Kind::kMatch;
+  MatchView match;               // kMatch, kFinished.
+  MoveView move;                 // kMove.
+  int seat = -1;                 // kPresence, kDeadline.
+  bool present = false;          // kPresence.
+  bool cpu_standing_in = false;  // kPresence.
+  int64_t deadline_ms = 0;       // kDeadline.
+};
+
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_MATCH_VIEWS_H_

@@ -4,8 +4,7 @@
 
 #include <algorithm>
 
-#include "services/convert.h"
-#include "services/errors.h"  // WatchSink::Close() takes a grpc::Status.
+#include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/match_errors.h"
 #include "services/watch_events.h"
@@ -35,10 +34,9 @@ absl::Status LiveMatches::Watch(const std::string& id,
     auto rows = store_.ListMoves(id, after_ply + 1, ply - after_ply);
     if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
-      v1::WatchEvent e;
-      if (absl::Status s = ToProto(MoveOf(row), e.mutable_move()); !s.ok())
+      if (absl::Status s = sink->PushBacklog(MoveEvent(MoveOf(row))); !s.ok()) {
         return s;
-      sink->PushBacklog(e);
+      }
     }
   }
   MatchView snapshot;
@@ -46,7 +44,10 @@ absl::Status LiveMatches::Watch(const std::string& id,
   Snapshot(*live, &snapshot);
   // The catch-up and the snapshot are the stream's backlog, outside the
   // queue cap (event_stream.h): resuming from any ply works.
-  sink->PushBacklog(MatchEvent(snapshot, false));
+  if (absl::Status s = sink->PushBacklog(MatchEvent(snapshot, false));
+      !s.ok()) {
+    return s;
+  }
   if (live->ended()) {
     sink->Push(MatchEvent(snapshot, true), /*last=*/true);
     return absl::OkStatus();
@@ -90,14 +91,14 @@ void LiveMatches::Unwatch(const std::string& id,
   for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
-void LiveMatches::Broadcast(Live& live, v1::WatchEvent event, bool last) {
+void LiveMatches::Broadcast(Live& live, WatchEventView event, bool last) {
   if (!live.audience) return;
+  // Converted to the wire once, on the fan-out thread, off the mover's
+  // path (watch_sink.h Deliver()).
   live.fanout->Post(
       [audience = live.audience,
-       shared = std::make_shared<const v1::WatchEvent>(std::move(event)),
-       last] {
-        for (const auto& sink : *audience) sink->Push(shared, last);
-      });
+       shared = std::make_shared<const WatchEventView>(std::move(event)),
+       last] { Deliver(*audience, *shared, last); });
   if (last) {
     for (auto& sink : live.watchers) {
       for (int seat : sink->seats) live.clock.StreamClosed(seat, std::nullopt);
@@ -122,7 +123,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(ToGrpc(ShuttingDownError("watch again")));
+      sink->Close(ShuttingDownError("watch again"));
     }
   }
 }

@@ -25,4 +25,9 @@ absl::Status EncodeReply(const MoveReply& reply, std::string* out) {
   return absl::OkStatus();
 }
 
+absl::Status CheckStoredEvents(const storage::MoveRow& row) {
+  v1::Move move;
+  return ToProto(MoveOf(row), &move);
+}
+
 }  // namespace mancala::services

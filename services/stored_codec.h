@@ -31,6 +31,10 @@ std::string EncodeResult(const engine::State& state);
 // if the move's events do not decode.
 absl::Status EncodeReply(const MoveReply& reply, std::string* out);
 
+// DATA_LOSS (BAD_STORED_DATA) if the stored move `row` would not decode
+// (its events, its CPU reason); what the edge's conversion would refuse.
+absl::Status CheckStoredEvents(const storage::MoveRow& row);
+
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_STORED_CODEC_H_
