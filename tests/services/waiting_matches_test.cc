@@ -125,8 +125,12 @@ TEST_F(WaitingMatchesTest, AStartedMatchDoesNotExpire) {
   ASSERT_TRUE(Join(b, m.invite_code(), &out).ok());
   clock_.AdvanceMs(kTtlMs);
   server_->Tick();
+  // Both players are absent by now, so CPU stand-ins may already be
+  // playing the match out (even to its end): it must not be cancelled.
   v1::Match now = Get(m.name());
-  EXPECT_EQ(now.state(), v1::Match::IN_PROGRESS);
+  EXPECT_TRUE(now.state() == v1::Match::IN_PROGRESS ||
+              now.state() == v1::Match::FINISHED)
+      << v1::Match::State_Name(now.state());
   EXPECT_EQ(now.cancel_reason(), v1::Match::CANCEL_REASON_UNSPECIFIED);
 }
 
