@@ -238,7 +238,10 @@ grpc::Status AdminServiceImpl::VerifyMatch(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  return ToGrpc(matches_.Verify(id, response));
+  VerifyReport report;
+  absl::Status s = matches_.Verify(id, &report);
+  if (s.ok()) ToProto(report, response);
+  return ToGrpc(s);
 }
 
 }  // namespace mancala::services

@@ -218,6 +218,20 @@ absl::Status ToProto(const WatchEventView& event, v1::WatchEvent* out) {
   return absl::OkStatus();
 }
 
+void ToProto(const VerifyReport& report, v1::VerifyMatchResponse* out) {
+  out->Clear();
+  out->set_consistent(report.consistent);
+  out->set_detail(report.detail);
+  // As before the domain split: an unreadable stored result shows as far
+  // as it parses.
+  if (!report.stored_result.empty()) {
+    (void)out->mutable_stored_result()->ParseFromString(report.stored_result);
+  }
+  if (report.replayed_result.has_value()) {
+    ToProto(*report.replayed_result, out->mutable_replayed_result());
+  }
+}
+
 grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,
                          v1::Match* out) {
   if (status.ok()) ToProto(match, out);

@@ -41,6 +41,7 @@ void ToProto(const MatchView& match, v1::Match* out);
 // A watch event; DATA_LOSS as for a MoveView.
 [[nodiscard]] absl::Status ToProto(const WatchEventView& event,
                                    v1::WatchEvent* out);
+void ToProto(const VerifyReport& report, v1::VerifyMatchResponse* out);
 // A domain answer at the gRPC edge: `status` as ToGrpc() (errors.h) and,
 // when it is OK, `match` into `*out`.
 grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,

@@ -35,8 +35,7 @@
 // The class answers plain values: absl::Status with the ErrorInfo reason as
 // a payload (domain_error.h) and the views of match_views.h. The gRPC edge
 // (the *_service.cc files, convert.h, errors.h ToGrpc, watch_sink.h) builds
-// the mancala.v1 messages. Still proto-typed: Move.CpuReason and Verify()'s
-// VerifyMatchResponse.
+// the mancala.v1 messages. Still proto-typed: Move.CpuReason.
 // Thread-safety: all methods may be called from any thread; one mutex per
 // match, never held while waiting on anything but the store and the
 // ratings lock. The lock order is written at ratings_mu_ below.
@@ -199,7 +198,7 @@ class LiveMatches {
                          int* recomputed);
   // Admin: replays the stored moves through the engine and compares the
   // result with the stored one.
-  absl::Status Verify(const std::string& id, v1::VerifyMatchResponse* out);
+  absl::Status Verify(const std::string& id, VerifyReport* out);
 
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
   // Watch() from then on answers UNAVAILABLE too.

@@ -1,13 +1,11 @@
 // LiveMatches: the admin operations on stored matches (void, verify).
 
-#include <google/protobuf/util/message_differencer.h>
-
-#include "services/convert.h"
 #include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
 
 namespace mancala::services {
 
@@ -78,45 +76,38 @@ absl::Status LiveMatches::VoidMatch(const std::string& id,
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Verify(const std::string& id,
-                                 v1::VerifyMatchResponse* out) {
+absl::Status LiveMatches::Verify(const std::string& id, VerifyReport* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
     return DomainError(absl::StatusCode::kNotFound, "MATCH_NOT_FOUND",
                        "no match named " + Quote(MatchName(id)));
   }
   if (!record.ok()) return StorageFailure(record.status());
-  out->Clear();
-  if (!record->result.empty()) {
-    out->mutable_stored_result()->ParseFromString(record->result);
-  }
+  *out = VerifyReport{};
+  out->stored_result = record->result;
   // A fresh replay of the stored moves, not the live copy.
   LivePtr replayed;
   absl::Status s = Load(id, &replayed);
   if (!s.ok()) {
-    out->set_consistent(false);
-    out->set_detail(std::string(s.message()));
+    out->detail = std::string(s.message());
     return absl::OkStatus();
   }
   MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
   engine::State& state = replayed->state;
   const bool stored_over = record->status == MatchStatus::kFinished ||
                            record->status == MatchStatus::kAborted;
-  if (state.is_over()) ResultToProto(state, out->mutable_replayed_result());
+  if (state.is_over()) out->replayed_result = ResultOf(state);
   if (stored_over != state.is_over()) {
-    out->set_consistent(false);
-    out->set_detail(stored_over ? "stored as ended, but the replay is not over"
-                                : "the replay ended, but the match is stored "
-                                  "as not ended");
+    out->detail = stored_over ? "stored as ended, but the replay is not over"
+                              : "the replay ended, but the match is stored "
+                                "as not ended";
     return absl::OkStatus();
   }
-  if (!google::protobuf::util::MessageDifferencer::Equals(
-          out->stored_result(), out->replayed_result())) {
-    out->set_consistent(false);
-    out->set_detail("stored result differs from the replayed one");
+  if (!SameResult(out->stored_result, out->replayed_result)) {
+    out->detail = "stored result differs from the replayed one";
     return absl::OkStatus();
   }
-  out->set_consistent(true);
+  out->consistent = true;
   return absl::OkStatus();
 }
 

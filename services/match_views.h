@@ -105,6 +105,15 @@ struct MoveReply {
   std::optional<std::string> stored;
 };
 
+// An admin's check of a match (mancala.v1.VerifyMatchResponse): its stored
+// moves replayed through the engine against its stored result.
+struct VerifyReport {
+  bool consistent = false;
+  std::string detail;         // Why not, when not consistent.
+  std::string stored_result;  // As stored (stored_codec.h); "" if none.
+  std::optional<ResultView> replayed_result;  // When the replay is over.
+};
+
 // One event of a WatchMatch stream (mancala.v1.WatchEvent).
 struct WatchEventView {
   enum class Kind {

@@ -2,6 +2,8 @@
 
 #include "services/stored_codec.h"
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include "services/convert.h"
 
 namespace mancala::services {
@@ -23,6 +25,16 @@ absl::Status EncodeReply(const MoveReply& reply, std::string* out) {
   if (absl::Status s = ToProto(reply, &answer); !s.ok()) return s;
   *out = answer.SerializeAsString();
   return absl::OkStatus();
+}
+
+bool SameResult(const std::string& stored,
+                const std::optional<ResultView>& replayed) {
+  // Compared as messages, not bytes: what an older build stored may encode
+  // the same result differently.
+  v1::Result was, now;
+  if (!stored.empty()) (void)was.ParseFromString(stored);
+  if (replayed.has_value()) ToProto(*replayed, &now);
+  return google::protobuf::util::MessageDifferencer::Equals(was, now);
 }
 
 absl::Status CheckStoredEvents(const storage::MoveRow& row) {

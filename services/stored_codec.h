@@ -10,6 +10,7 @@
 #ifndef MANCALA_SERVICES_STORED_CODEC_H_
 #define MANCALA_SERVICES_STORED_CODEC_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ std::string EncodeResult(const engine::State& state);
 // mancala.v1.SubmitMoveResponse) in `*out`; DATA_LOSS (BAD_STORED_DATA)
 // if the move's events do not decode.
 absl::Status EncodeReply(const MoveReply& reply, std::string* out);
+
+// Whether the stored result `stored` (EncodeResult) says what `replayed`
+// does; nullopt (not over) matches only an empty result.
+bool SameResult(const std::string& stored,
+                const std::optional<ResultView>& replayed);
 
 // DATA_LOSS (BAD_STORED_DATA) if the stored move `row` would not decode
 // (its events, its CPU reason); what the edge's conversion would refuse.
