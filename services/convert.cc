@@ -5,8 +5,18 @@
 #include "ratings/glicko2.h"
 #include "services/errors.h"
 #include "services/resource_names.h"
+#include "services/turn_clock.h"
 
 namespace mancala::services {
+
+// A stored MoveRow::cpu_reason is the domain's CpuReason (turn_clock.h) and
+// read back as the proto's.
+static_assert(static_cast<int>(CpuReason::kNone) ==
+              v1::Move::CPU_REASON_UNSPECIFIED);
+static_assert(static_cast<int>(CpuReason::kCpuSeat) == v1::Move::CPU_SEAT);
+static_assert(static_cast<int>(CpuReason::kTurnTimeout) ==
+              v1::Move::TURN_TIMEOUT);
+static_assert(static_cast<int>(CpuReason::kStandIn) == v1::Move::STAND_IN);
 
 using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;

@@ -35,7 +35,7 @@
 // The class answers plain values: absl::Status with the ErrorInfo reason as
 // a payload (domain_error.h) and the views of match_views.h. The gRPC edge
 // (the *_service.cc files, convert.h, errors.h ToGrpc, watch_sink.h) builds
-// the mancala.v1 messages. Still proto-typed: Move.CpuReason.
+// the mancala.v1 messages.
 // Thread-safety: all methods may be called from any thread; one mutex per
 // match, never held while waiting on anything but the store and the
 // ratings lock. The lock order is written at ratings_mu_ below.
@@ -107,7 +107,7 @@ struct CpuTurn {
   int64_t ply = 0;      // The match's ply when announced.
   engine::State state;  // A copy to search on, off the match lock.
   int level = 0;
-  v1::Move::CpuReason reason = v1::Move::CPU_REASON_UNSPECIFIED;
+  CpuReason reason = CpuReason::kNone;
   // Set when the search is no longer wanted (the player came back, the
   // match moved on or ended).
   std::shared_ptr<std::atomic<bool>> stop;
@@ -266,8 +266,7 @@ class LiveMatches {
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
   // `seat`, tells the watchers, and fills `reply` (may be null). Takes
   // ratings_mu_ (after live.mu, see the lock order) when a rated match ends.
-  absl::Status Record(Live& live, int seat, int pit,
-                      v1::Move::CpuReason cpu_reason,
+  absl::Status Record(Live& live, int seat, int pit, CpuReason cpu_reason,
                       const std::string& request_id, MoveReply* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // Record() once the move is checked and the match's end, if any, rated:

@@ -89,9 +89,8 @@ absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                              live->display_names[seat] + ")",
                          {{"to_move", std::to_string(seat)}});
     }
-    if (absl::Status s =
-            Record(*live, seat, move.pit, v1::Move::CPU_REASON_UNSPECIFIED,
-                   RequestKey(move), out);
+    if (absl::Status s = Record(*live, seat, move.pit, CpuReason::kNone,
+                                RequestKey(move), out);
         !s.ok()) {
       return s;
     }
@@ -156,8 +155,7 @@ absl::Status LiveMatches::Resign(const std::string& id,
       return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
     }
     MoveReply reply;
-    if (absl::Status s = Record(*live, seat, -1,
-                                v1::Move::CPU_REASON_UNSPECIFIED, "", &reply);
+    if (absl::Status s = Record(*live, seat, -1, CpuReason::kNone, "", &reply);
         !s.ok()) {
       return s;
     }
@@ -170,7 +168,7 @@ absl::Status LiveMatches::Resign(const std::string& id,
 }
 
 absl::Status LiveMatches::Record(Live& live, int seat, int pit,
-                                 v1::Move::CpuReason cpu_reason,
+                                 CpuReason cpu_reason,
                                  const std::string& request_id,
                                  MoveReply* reply) {
   engine::State next = live.state;
@@ -185,8 +183,8 @@ absl::Status LiveMatches::Record(Live& live, int seat, int pit,
   row.ply = live.record.ply + 1;
   row.seat = seat;
   row.pit = pit;
-  row.by_cpu = cpu_reason != v1::Move::CPU_REASON_UNSPECIFIED;
-  row.cpu_reason = cpu_reason;
+  row.by_cpu = cpu_reason != CpuReason::kNone;
+  row.cpu_reason = static_cast<int>(cpu_reason);
   row.played_at_ms = clock_.NowMs();
   row.events = EncodeEvents(record.events);
   row.request_id = request_id;

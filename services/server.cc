@@ -230,7 +230,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     impl->matches->SetCluster(impl->cluster.get());
     claim = [node = impl->cluster.get()](const CpuTurn& turn) {
       return node->Claim(turn.match_id, turn.ply,
-                         turn.reason == v1::Move::STAND_IN);
+                         turn.reason == CpuReason::kStandIn);
     };
   }
   impl->cpu = std::make_unique<CpuWorker>(
