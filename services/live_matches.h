@@ -43,7 +43,6 @@
 #ifndef MANCALA_SERVICES_LIVE_MATCHES_H_
 #define MANCALA_SERVICES_LIVE_MATCHES_H_
 
-#include <grpcpp/grpcpp.h>
 
 #include <array>
 #include <atomic>
@@ -57,8 +56,6 @@
 
 #include "absl/base/thread_annotations.h"
 #include "engine/state.h"
-#include "mancala/v1/admin_service.pb.h"
-#include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/cluster_node.h"
 #include "services/live_match.h"
