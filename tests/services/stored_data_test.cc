@@ -111,7 +111,7 @@ TEST_F(StoredDataTest, VerifyFindsAStoredResultThatDiffersFromTheReplay) {
   auto ctx = Ctx(a.token);
   ASSERT_TRUE(matches_->Resign(ctx.get(), resign, &ended).ok());
   ASSERT_EQ(ended.state(), v1::Match::FINISHED);
-  Corrupt("UPDATE matches SET result = X'' WHERE id = ?", m);
+  Corrupt("UPDATE matches SET result = '' WHERE id = ?", m);
   v1::VerifyMatchRequest v;
   v.set_name(m.name());
   v1::VerifyMatchResponse vr;
