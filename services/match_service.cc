@@ -61,7 +61,7 @@ grpc::Status MatchServiceImpl::CreateMatch(
   match.creator_id = caller.id;
   const int seats = request->seats_size();
   if (absl::Status s = ShapeFromRequest(
-          request->game(), seats, "seats",
+          GameName(request->game()), seats, "seats",
           {request->options().begin(), request->options().end()},
           request->turn_time_limit_seconds(), &match.shape);
       !s.ok()) {

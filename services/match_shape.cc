@@ -1,6 +1,5 @@
 #include "services/match_shape.h"
 
-#include "services/convert.h"
 #include "services/domain_error.h"
 #include "services/resource_names.h"
 
@@ -8,6 +7,14 @@ namespace mancala::services {
 namespace {
 
 constexpr char kRotate[] = "rotate_first_player";
+
+bool KnownGame(const std::string& name) {
+  for (engine::Game g : {engine::Game::kKalah, engine::Game::kOware,
+                         engine::Game::kCongkak, engine::Game::kMancalaBasic}) {
+    if (engine::GameName(g) == name) return true;
+  }
+  return false;
+}
 
 // The checks shared by requests and stored matches; `options` without
 // rotate_first_player.
@@ -43,11 +50,10 @@ absl::Status CheckShape(const std::string& game, int seats,
 
 }  // namespace
 
-absl::Status ShapeFromRequest(v1::Game game, int seats,
+absl::Status ShapeFromRequest(const std::optional<std::string>& name, int seats,
                               const std::string& seats_field,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out) {
-  std::optional<std::string> name = GameName(game);
   if (!name.has_value()) {
     return InvalidField("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
   }
@@ -72,7 +78,7 @@ absl::Status ShapeFromRequest(v1::Game game, int seats,
 absl::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out) {
   absl::Status s =
-      GameFromName(record.game) == v1::GAME_UNSPECIFIED
+      !KnownGame(record.game)
           ? InvalidField("unknown game \"" + record.game + "\"")
           : CheckShape(record.game, static_cast<int>(record.seats.size()),
                        "seats", record.options, record.turn_limit_s,

@@ -12,11 +12,11 @@
 #ifndef MANCALA_SERVICES_MATCH_SHAPE_H_
 #define MANCALA_SERVICES_MATCH_SHAPE_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "engine/rules.h"
-#include "mancala/v1/game.pb.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -32,12 +32,14 @@ struct MatchShape {
   engine::Rules rules;  // The parsed rules, for `seats` players.
 };
 
-// Checks a request's shape. `options` may hold rotate_first_player (on/off);
+// Checks a request's shape. `game` is the engine wire name of the request's
+// game (convert.h GameName), nullopt if it names none. `options` may hold
+// rotate_first_player (on/off);
 // `seats_field` names the request field that gave `seats` in messages.
 // INVALID_ARGUMENT: reason INVALID_OPTION for an option the rules refuse,
 // INVALID_ARGUMENT otherwise; the message names the field and the allowed
 // values.
-absl::Status ShapeFromRequest(v1::Game game, int seats,
+absl::Status ShapeFromRequest(const std::optional<std::string>& game, int seats,
                               const std::string& seats_field,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out);

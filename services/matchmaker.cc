@@ -58,8 +58,9 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
                                  std::shared_ptr<FindSink> sink) {
   MatchShape shape;
   if (grpc::Status s = ToGrpc(ShapeFromRequest(
-          request.game(), request.players() == 0 ? 2 : request.players(),
-          "players", {request.options().begin(), request.options().end()},
+          GameName(request.game()),
+          request.players() == 0 ? 2 : request.players(), "players",
+          {request.options().begin(), request.options().end()},
           request.turn_time_limit_seconds(), &shape));
       !s.ok()) {
     return s;
