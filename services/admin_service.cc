@@ -130,7 +130,9 @@ grpc::Status AdminServiceImpl::ListMatches(
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::MatchRecord& r : *rows) {
-    if (grpc::Status s = matches_.Get(r.id, "", response->add_matches());
+    MatchView view;
+    if (grpc::Status s = MatchAnswer(matches_.Get(r.id, "", &view), view,
+                                     response->add_matches());
         !s.ok()) {
       return s;
     }
@@ -150,7 +152,9 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  if (grpc::Status s = matches_.Get(id, "", response->mutable_match());
+  MatchView view;
+  if (grpc::Status s = MatchAnswer(matches_.Get(id, "", &view), view,
+                                   response->mutable_match());
       !s.ok()) {
     return s;
   }
@@ -182,9 +186,11 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
   const std::string reason = Trim(request->reason());
   if (reason.empty()) return Invalid("reason is required (not blank)");
   int recomputed = 0;
+  MatchView voided;
   if (grpc::Status s =
-          matches_.VoidMatch(id, reason, Trim(request->actor()),
-                             response->mutable_match(), &recomputed);
+          MatchAnswer(matches_.VoidMatch(id, reason, Trim(request->actor()),
+                                         &voided, &recomputed),
+                      voided, response->mutable_match());
       !s.ok()) {
     return s;
   }
@@ -232,7 +238,10 @@ grpc::Status AdminServiceImpl::VerifyMatch(
   std::string id;
   if (grpc::Status s = MatchIdFromName(request->name(), "name", &id); !s.ok())
     return s;
-  return matches_.Verify(id, response);
+  VerifyReport report;
+  absl::Status s = matches_.Verify(id, &report);
+  if (s.ok()) ToProto(report, response);
+  return ToGrpc(s);
 }
 
 }  // namespace mancala::services

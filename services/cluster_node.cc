@@ -55,8 +55,7 @@ ClusterNode::~ClusterNode() { Stop(); }
 
 bool ClusterNode::Wait(std::chrono::milliseconds every) {
   MutexLock lock(&mu_);
-  return !mu_.AwaitWithTimeout(Condition(&stopping_),
-                               absl::FromChrono(every));
+  return !mu_.AwaitWithTimeout(Condition(&stopping_), absl::FromChrono(every));
 }
 
 void ClusterNode::Stop() {

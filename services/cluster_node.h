@@ -38,8 +38,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "services/mutex.h"
 #include "services/clock.h"
+#include "services/mutex.h"
 #include "storage/open_cluster.h"
 
 namespace mancala::services {

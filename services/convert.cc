@@ -5,8 +5,18 @@
 #include "ratings/glicko2.h"
 #include "services/errors.h"
 #include "services/resource_names.h"
+#include "services/turn_clock.h"
 
 namespace mancala::services {
+
+// A stored MoveRow::cpu_reason is the domain's CpuReason (turn_clock.h) and
+// read back as the proto's.
+static_assert(static_cast<int>(CpuReason::kNone) ==
+              v1::Move::CPU_REASON_UNSPECIFIED);
+static_assert(static_cast<int>(CpuReason::kCpuSeat) == v1::Move::CPU_SEAT);
+static_assert(static_cast<int>(CpuReason::kTurnTimeout) ==
+              v1::Move::TURN_TIMEOUT);
+static_assert(static_cast<int>(CpuReason::kStandIn) == v1::Move::STAND_IN);
 
 using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
@@ -119,19 +129,123 @@ v1::EndReason EndReasonToProto(engine::EndReason r) {
 }  // namespace
 
 void ResultToProto(const engine::State& state, v1::Result* out) {
-  const engine::Outcome& o = state.outcome();
-  const int n = state.rules().players;
+  ToProto(ResultOf(state), out);
+}
+
+void ToProto(const ResultView& result, v1::Result* out) {
+  const engine::Outcome& o = result.outcome;
+  const int n = static_cast<int>(result.scores.size());
   out->Clear();
   out->set_end_reason(EndReasonToProto(o.end_reason));
   int winner = -1;
   for (int p = 0; p < n; ++p) {
     out->add_ranks(o.ranks[p]);
-    out->add_scores(state.store(p));
+    out->add_scores(result.scores[p]);
     out->add_remaining_stones(o.remaining[p]);
     if (o.ranks[p] == 1) winner = (winner == -1) ? p : -2;
   }
   out->set_winner(winner >= 0 ? winner : -1);
   for (int p : o.finish_order) out->add_finish_order(p);
+}
+
+void ToProto(const MatchView& m, v1::Match* out) {
+  out->Clear();
+  out->set_name(MatchName(m.id));
+  out->set_game(GameFromName(m.game));
+  for (const auto& [k, v] : m.options) (*out->mutable_options())[k] = v;
+  // Only the game's own options: rotate_first_player is one for Mancala
+  // Basic (MB.4) alone; every game shows it as Match.rotate_first_player.
+  if (out->game() == v1::MANCALA_BASIC) {
+    (*out->mutable_options())["rotate_first_player"] =
+        std::string(engine::OnOff(m.rotate_first_player));
+  }
+  for (const SeatView& s : m.seats) {
+    v1::Seat* seat = out->add_seats();
+    ToProto(s.seat, seat);
+    if (s.seat.kind == storage::SeatRecord::Kind::kPlayer) {
+      seat->set_present(s.present);
+      seat->set_cpu_standing_in(s.cpu_standing_in);
+    }
+    seat->set_display_name(s.display_name);
+  }
+  out->set_state(StateToProto(m.status));
+  ToProto(m.board, out->mutable_board());
+  out->set_to_move(m.to_move);
+  out->set_ply(m.ply);
+  for (int p : m.legal_pits) out->add_legal_pits(p);
+  if (m.result.has_value()) ToProto(*m.result, out->mutable_result());
+  out->set_first_seat(m.first_seat);
+  *out->mutable_create_time() =
+      TimeUtil::MillisecondsToTimestamp(m.created_at_ms);
+  *out->mutable_update_time() =
+      TimeUtil::MillisecondsToTimestamp(m.updated_at_ms);
+  if (m.ended_at_ms.has_value()) {
+    *out->mutable_end_time() =
+        TimeUtil::MillisecondsToTimestamp(*m.ended_at_ms);
+  }
+  out->set_ranked(m.ranked);
+  out->set_turn_time_limit_seconds(m.turn_limit_s);
+  if (m.turn_deadline_ms.has_value()) {
+    *out->mutable_turn_deadline() =
+        TimeUtil::MillisecondsToTimestamp(*m.turn_deadline_ms);
+  }
+  if (!m.invite_code.empty()) out->set_invite_code(m.invite_code);
+  out->set_creator(PlayerName(m.creator_id));
+  out->set_rotate_first_player(m.rotate_first_player);
+  if (!m.rematch_id.empty()) out->set_rematch(MatchName(m.rematch_id));
+  out->set_voided(m.voided);
+  if (m.status == MatchStatus::kCancelled) {
+    // Rows from before the reason was stored ("") were cancelled by their
+    // creator: nothing else cancelled a match then.
+    out->set_cancel_reason(m.cancel_reason == kCancelledExpired
+                               ? v1::Match::EXPIRED
+                               : v1::Match::CREATOR_CANCELLED);
+  }
+}
+
+absl::Status ToProto(const WatchEventView& event, v1::WatchEvent* out) {
+  out->Clear();
+  switch (event.kind) {
+    case WatchEventView::Kind::kMatch:
+      ToProto(event.match, out->mutable_match());
+      break;
+    case WatchEventView::Kind::kFinished:
+      ToProto(event.match, out->mutable_finished());
+      break;
+    case WatchEventView::Kind::kMove:
+      return ToProto(event.move, out->mutable_move());
+    case WatchEventView::Kind::kPresence:
+      out->mutable_presence()->set_seat(event.seat);
+      out->mutable_presence()->set_present(event.present);
+      out->mutable_presence()->set_cpu_standing_in(event.cpu_standing_in);
+      break;
+    case WatchEventView::Kind::kDeadline:
+      out->mutable_deadline()->set_seat(event.seat);
+      *out->mutable_deadline()->mutable_deadline() =
+          TimeUtil::MillisecondsToTimestamp(event.deadline_ms);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+void ToProto(const VerifyReport& report, v1::VerifyMatchResponse* out) {
+  out->Clear();
+  out->set_consistent(report.consistent);
+  out->set_detail(report.detail);
+  // As before the domain split: an unreadable stored result shows as far
+  // as it parses.
+  if (!report.stored_result.empty()) {
+    (void)out->mutable_stored_result()->ParseFromString(report.stored_result);
+  }
+  if (report.replayed_result.has_value()) {
+    ToProto(*report.replayed_result, out->mutable_replayed_result());
+  }
+}
+
+grpc::Status MatchAnswer(const absl::Status& status, const MatchView& match,
+                         v1::Match* out) {
+  if (status.ok()) ToProto(match, out);
+  return ToGrpc(status);
 }
 
 v1::Match::State StateToProto(MatchStatus status) {
@@ -191,15 +305,15 @@ void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
   }
 }
 
-grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
+absl::Status ToProto(const MoveView& row, v1::Move* out) {
   const std::string where = "stored move at ply " + std::to_string(row.ply) +
                             " of " + MatchName(row.match_id);
   if (!out->ParseFromString(row.events)) {  // Holds the events.
-    return BadStoredData(where + ": events unreadable");
+    return StoredDataLoss(where + ": events unreadable");
   }
   if (!v1::Move::CpuReason_IsValid(row.cpu_reason)) {
-    return BadStoredData(where + ": unknown CPU reason " +
-                         std::to_string(row.cpu_reason));
+    return StoredDataLoss(where + ": unknown CPU reason " +
+                          std::to_string(row.cpu_reason));
   }
   out->set_ply(row.ply);
   out->set_seat(row.seat);
@@ -207,7 +321,19 @@ grpc::Status ToProto(const storage::MoveRow& row, v1::Move* out) {
   out->set_by_cpu(row.by_cpu);
   out->set_cpu_reason(static_cast<v1::Move::CpuReason>(row.cpu_reason));
   *out->mutable_time() = TimeUtil::MillisecondsToTimestamp(row.played_at_ms);
-  return grpc::Status::OK;
+  return absl::OkStatus();
+}
+
+absl::Status ToProto(const MoveReply& reply, v1::SubmitMoveResponse* out) {
+  if (reply.stored.has_value()) {
+    if (out->ParseFromString(*reply.stored)) return absl::OkStatus();
+    return StorageFailure(absl::DataLossError("stored reply unreadable"));
+  }
+  if (absl::Status s = ToProto(reply.move, out->mutable_move()); !s.ok()) {
+    return s;
+  }
+  ToProto(reply.match, out->mutable_match());
+  return absl::OkStatus();
 }
 
 void ToProto(const storage::PlayerRecord& player, v1::Player* out) {

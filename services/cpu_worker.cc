@@ -95,10 +95,10 @@ void CpuWorker::Run() {
       metrics_->RecordCpuSearch(
           turn->level, std::chrono::steady_clock::now() - search_start);
     }
-    grpc::Status s = matches_.PlayCpu(*turn, pit);
-    if (!s.ok() && s.error_code() != grpc::StatusCode::ABORTED) {
+    absl::Status s = matches_.PlayCpu(*turn, pit);
+    if (!s.ok() && !absl::IsAborted(s)) {
       spdlog::warn("CPU move in match {} at ply {} failed: {}", turn->match_id,
-                   turn->ply, s.error_message());
+                   turn->ply, std::string(s.message()));
     }
   }
 }

@@ -19,8 +19,16 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
   return grpc::Status(code, message, details.SerializeAsString());
 }
 
+grpc::Status ToGrpc(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  ErrorDetail detail = DetailOf(status);
+  if (detail.reason.empty()) return FromStorage(status);
+  return Error(static_cast<grpc::StatusCode>(status.code()), detail.reason,
+               std::string(status.message()), detail.metadata);
+}
+
 grpc::Status Invalid(const std::string& message) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT", message);
+  return ToGrpc(InvalidField(message));
 }
 
 grpc::Status InvalidPageToken() {
@@ -29,28 +37,15 @@ grpc::Status InvalidPageToken() {
 }
 
 grpc::Status BadStoredData(const std::string& message) {
-  return Error(grpc::StatusCode::DATA_LOSS, "BAD_STORED_DATA", message);
+  return ToGrpc(StoredDataLoss(message));
 }
 
 grpc::Status FromStorage(const absl::Status& status) {
-  // Callers that expect NOT_FOUND (an unknown match or player) check for it
-  // first and answer with their own reason; a record missing anywhere else
-  // is a storage fault like any other.
-  if (absl::IsDataLoss(status)) {
-    return BadStoredData("stored data unreadable: " +
-                         std::string(status.message()));
-  }
-  if (absl::IsAborted(status)) {
-    return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
-                 std::string(status.message()));
-  }
-  return Error(grpc::StatusCode::UNAVAILABLE, "STORAGE",
-               "storage failed: " + std::string(status.message()));
+  return ToGrpc(StorageFailure(status));
 }
 
 grpc::Status ShuttingDown(const std::string& retry) {
-  return Error(grpc::StatusCode::UNAVAILABLE, "SHUTTING_DOWN",
-               "server shutting down; " + retry);
+  return ToGrpc(ShuttingDownError(retry));
 }
 
 std::string ErrorReason(const grpc::Status& status) {

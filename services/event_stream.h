@@ -8,7 +8,7 @@
 // closed with RESOURCE_EXHAUSTED. The backlog a stream starts with
 // (PushBacklog: WatchMatch's catch-up moves, bounded by the match's length)
 // does not count, so a dropped watcher can always resume from its ply. Used for
-// WatchMatch (WatchSink, live_matches.h) and FindMatch (FindSink,
+// WatchMatch (WatchSink, watch_sink.h) and FindMatch (FindSink,
 // matchmaker.h). Thread-safety: Push() and Close() from any thread.
 
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_

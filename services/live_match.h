@@ -13,17 +13,13 @@
 
 #include "absl/base/thread_annotations.h"
 #include "engine/state.h"
-#include "mancala/v1/match_service.pb.h"
-#include "services/event_stream.h"
 #include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
+#include "services/watch_sink.h"
 #include "storage/store.h"
 
 namespace mancala::services {
-
-// The WatchMatch stream of one watcher.
-using WatchSink = EventSink<v1::WatchEvent>;
 
 struct LiveMatch {
   Mutex mu;

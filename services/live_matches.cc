@@ -7,7 +7,7 @@
 #include "services/live_matches.h"
 
 #include "services/auth.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/resource_names.h"
 
@@ -38,10 +38,10 @@ absl::Status LiveMatches::LoadActive() {
     if (!ids.ok()) return ids.status();
     for (const std::string& id : *ids) {
       LivePtr live;
-      grpc::Status s = Find(id, &live);
+      absl::Status s = Find(id, &live);
       if (!s.ok()) {
         return absl::DataLossError("cannot restore match " + id + ": " +
-                                   s.error_message());
+                                   std::string(s.message()));
       }
     }
   }
@@ -49,32 +49,32 @@ absl::Status LiveMatches::LoadActive() {
   return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
+absl::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
   {
     MutexLock lock(&mu_);
     auto it = matches_.find(id);
     if (it != matches_.end()) {
       *out = it->second;
-      return grpc::Status::OK;
+      return absl::OkStatus();
     }
   }
   LivePtr live;
-  if (grpc::Status s = Load(id, &live); !s.ok()) return s;
+  if (absl::Status s = Load(id, &live); !s.ok()) return s;
   MutexLock lock(&mu_);
   auto [it, inserted] = matches_.emplace(id, live);
   *out = it->second;  // Another thread may have loaded it first.
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
+absl::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + Quote(MatchName(id)));
+    return DomainError(absl::StatusCode::kNotFound, "MATCH_NOT_FOUND",
+                       "no match named " + Quote(MatchName(id)));
   }
-  if (!record.ok()) return FromStorage(record.status());
+  if (!record.ok()) return StorageFailure(record.status());
   MatchShape shape;
-  if (grpc::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
+  if (absl::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
   const engine::Rules& rules = shape.rules;
   auto live = std::make_shared<Live>(
       *record, engine::State(rules, record->first_seat), options_.grace_ms);
@@ -84,9 +84,9 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   constexpr int kPage = 1000;
   for (int64_t from = 1;; from += kPage) {
     auto rows = store_.ListMoves(id, from, kPage);
-    if (!rows.ok()) return FromStorage(rows.status());
+    if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
-      if (grpc::Status s = ApplyStored(live->state, row); !s.ok()) return s;
+      if (absl::Status s = ApplyStored(live->state, row); !s.ok()) return s;
     }
     if (static_cast<int>(rows->size()) < kPage) break;
   }
@@ -98,7 +98,7 @@ grpc::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
   }
   if (live->record.status == MatchStatus::kWaiting) TrackWaiting(*record);
   *out = std::move(live);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {

@@ -16,8 +16,9 @@
 // move to the engine state, appends it to the store conditionally on the
 // ply, and only then answers. A move the store refused never happened. The
 // watchers are told off the mover's path: the event is queued on the
-// match's strand (strand_pool.h) and a pool thread copies it to every watch
-// stream, in order, while the mover already has its reply. Whenever the
+// match's strand (strand_pool.h) and a pool thread builds its wire message
+// once and queues it on every watch stream (watch_sink.h), in order, while
+// the mover already has its reply. Whenever the
 // computer must move (a CPU seat, a turn past its deadline, an absent player's
 // seat; turn_clock.h) a CpuTurn is announced to the listener (the CPU worker),
 // which plays it through PlayCpu(): the same path, refused if the match moved
@@ -30,14 +31,17 @@
 //
 // Matches not in memory (finished ones, after a restart) are loaded on demand
 // by replaying their stored moves through the engine.
+//
+// The class answers plain values: absl::Status with the ErrorInfo reason as
+// a payload (domain_error.h) and the views of match_views.h. The gRPC edge
+// (the *_service.cc files, convert.h, errors.h ToGrpc, watch_sink.h) builds
+// the mancala.v1 messages.
 // Thread-safety: all methods may be called from any thread; one mutex per
 // match, never held while waiting on anything but the store and the
 // ratings lock. The lock order is written at ratings_mu_ below.
 
 #ifndef MANCALA_SERVICES_LIVE_MATCHES_H_
 #define MANCALA_SERVICES_LIVE_MATCHES_H_
-
-#include <grpcpp/grpcpp.h>
 
 #include <array>
 #include <atomic>
@@ -51,13 +55,11 @@
 
 #include "absl/base/thread_annotations.h"
 #include "engine/state.h"
-#include "mancala/v1/admin_service.pb.h"
-#include "mancala/v1/match_service.pb.h"
 #include "services/clock.h"
 #include "services/cluster_node.h"
-#include "services/event_stream.h"
 #include "services/live_match.h"
 #include "services/match_shape.h"
+#include "services/match_views.h"
 #include "services/mutex.h"
 #include "services/strand_pool.h"
 #include "services/turn_clock.h"
@@ -81,10 +83,6 @@ struct LiveMatchesOptions {
   int64_t waiting_ttl_ms = 3'600'000;
 };
 
-// MatchRecord::cancel_reason values (storage/store.h).
-inline constexpr char kCancelledByCreator[] = "creator";
-inline constexpr char kCancelledExpired[] = "expired";
-
 // A match to create, its shape checked (match_shape.h) by the caller.
 struct NewMatch {
   std::string creator_id;
@@ -105,7 +103,7 @@ struct CpuTurn {
   int64_t ply = 0;      // The match's ply when announced.
   engine::State state;  // A copy to search on, off the match lock.
   int level = 0;
-  v1::Move::CpuReason reason = v1::Move::CPU_REASON_UNSPECIFIED;
+  CpuReason reason = CpuReason::kNone;
   // Set when the search is no longer wanted (the player came back, the
   // match moved on or ended).
   std::shared_ptr<std::atomic<bool>> stop;
@@ -152,27 +150,27 @@ class LiveMatches {
   // INVALID_ARGUMENT (REQUEST_ID_REUSED) for the id with another request;
   // RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES) for a match with OPEN
   // seats past max_waiting_per_player.
-  grpc::Status Create(const NewMatch& request, v1::Match* out);
+  absl::Status Create(const NewMatch& request, MatchView* out);
   // `viewer_id` (may be empty) is touched as present if seated.
-  grpc::Status Get(const std::string& id, const std::string& viewer_id,
-                   v1::Match* out);
-  grpc::Status Join(const std::string& invite_code, std::optional<int> seat,
-                    const std::string& player_id, v1::Match* out);
-  grpc::Status Cancel(const std::string& id, const std::string& player_id,
-                      v1::Match* out);
-  grpc::Status Rematch(const std::string& id, const std::string& player_id,
-                       v1::Match* out);
-  grpc::Status Play(const std::string& id, const SubmitMove& move,
-                    v1::SubmitMoveResponse* out);
+  absl::Status Get(const std::string& id, const std::string& viewer_id,
+                   MatchView* out);
+  absl::Status Join(const std::string& invite_code, std::optional<int> seat,
+                    const std::string& player_id, MatchView* out);
+  absl::Status Cancel(const std::string& id, const std::string& player_id,
+                      MatchView* out);
+  absl::Status Rematch(const std::string& id, const std::string& player_id,
+                       MatchView* out);
+  absl::Status Play(const std::string& id, const SubmitMove& move,
+                    MoveReply* out);
   // The computer's pit for `turn`; ABORTED if the turn is no longer due.
-  grpc::Status PlayCpu(const CpuTurn& turn, int pit);
-  grpc::Status Resign(const std::string& id, const std::string& player_id,
-                      v1::Match* out);
+  absl::Status PlayCpu(const CpuTurn& turn, int pit);
+  absl::Status Resign(const std::string& id, const std::string& player_id,
+                      MatchView* out);
   // Stored moves from `from_ply` (1-based), at most `limit`; `finished`
   // tells whether the match is over (or cancelled). OUT_OF_RANGE
   // (PLY_AHEAD) when from_ply is past the match's ply + 1.
-  grpc::Status ListMoves(const std::string& id, int64_t from_ply, int limit,
-                         std::vector<v1::Move>* out, bool* finished);
+  absl::Status ListMoves(const std::string& id, int64_t from_ply, int limit,
+                         std::vector<MoveView>* out, bool* finished);
 
   // Registers a watcher: queues the stored moves after `after_ply` (none
   // for 0), the match snapshot, then every live event until the match
@@ -181,7 +179,7 @@ class LiveMatches {
   // while the sink is registered.
   // RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS) past max_watchers; UNAVAILABLE
   // (SHUTTING_DOWN) once CloseWatchers() was called.
-  grpc::Status Watch(const std::string& id, const std::string& viewer_id,
+  absl::Status Watch(const std::string& id, const std::string& viewer_id,
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).
   void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
@@ -191,12 +189,12 @@ class LiveMatches {
   // Admin: marks a finished rated match void and recomputes its game's
   // ratings from the stored history without it, with an audit entry.
   // FAILED_PRECONDITION if the match was not rated or is void already.
-  grpc::Status VoidMatch(const std::string& id, const std::string& reason,
-                         const std::string& actor, v1::Match* out,
+  absl::Status VoidMatch(const std::string& id, const std::string& reason,
+                         const std::string& actor, MatchView* out,
                          int* recomputed);
   // Admin: replays the stored moves through the engine and compares the
   // result with the stored one.
-  grpc::Status Verify(const std::string& id, v1::VerifyMatchResponse* out);
+  absl::Status Verify(const std::string& id, VerifyReport* out);
 
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
   // Watch() from then on answers UNAVAILABLE too.
@@ -222,20 +220,20 @@ class LiveMatches {
   using Live = LiveMatch;
   using LivePtr = std::shared_ptr<Live>;
 
-  grpc::Status Find(const std::string& id, LivePtr* out)
+  absl::Status Find(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
   // Find(), then, with several nodes, CatchUp(): for reads and changes that
   // must see what other nodes did.
-  grpc::Status FindCurrent(const std::string& id, LivePtr* out)
+  absl::Status FindCurrent(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
   // Brings `live` level with the stored match: applies and tells the
   // watchers the stored moves after its ply, adopts the stored record
   // (seats, status, result). OK at once when nothing changed. The one
   // catch-up path (match_catch_up.cc).
-  grpc::Status CatchUp(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  absl::Status CatchUp(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Applies one stored move to `state`; DATA_LOSS (REPLAY_FAILED) if the
   // engine refuses it.
-  static grpc::Status ApplyStored(engine::State& state,
+  static absl::Status ApplyStored(engine::State& state,
                                   const storage::MoveRow& row);
   // A seat's display name: the player's, "CPU (level N)" or "(open)".
   std::string DisplayName(const storage::SeatRecord& seat);
@@ -249,33 +247,30 @@ class LiveMatches {
   absl::Status Insert(const NewMatch& request, std::string* id);
   // Create()'s checks (request id, waiting cap), then Insert(); `*id` is
   // the new match or the one a retried request made (match_intake.cc).
-  grpc::Status Admit(const NewMatch& request, std::string* id);
+  absl::Status Admit(const NewMatch& request, std::string* id);
   // Cancels a WAITING match for `reason` (kCancelledByCreator or
   // kCancelledExpired): stored first, then the live copy; the watchers get
   // the cancelled match as their last event.
-  grpc::Status CancelWaiting(Live& live, const char* reason, v1::Match* out)
+  absl::Status CancelWaiting(Live& live, const char* reason, MatchView* out)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Puts a WAITING match in the expiry index (match_expiry.cc).
   void TrackWaiting(const storage::MatchRecord& record);
   // Cancels the WAITING matches whose time is up (match_expiry.cc).
   void ExpireWaiting();
   // A fresh Live from the store (not registered).
-  grpc::Status Load(const std::string& id, LivePtr* out);
+  absl::Status Load(const std::string& id, LivePtr* out);
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
   // `seat`, tells the watchers, and fills `reply` (may be null). Takes
   // ratings_mu_ (after live.mu, see the lock order) when a rated match ends.
-  grpc::Status Record(Live& live, int seat, int pit,
-                      v1::Move::CpuReason cpu_reason,
-                      const std::string& request_id,
-                      v1::SubmitMoveResponse* reply)
+  absl::Status Record(Live& live, int seat, int pit, CpuReason cpu_reason,
+                      const std::string& request_id, MoveReply* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // Record() once the move is checked and the match's end, if any, rated:
   // stores the move, moves the live match on and tells the watchers.
   // `*ratings_moved` (if given) is set when the store refused a rated end
   // because a player's rating changed since it was read (check_before).
-  grpc::Status Commit(Live& live, engine::State next, storage::MoveRow row,
-                      const storage::MatchUpdate& update,
-                      v1::SubmitMoveResponse* reply,
+  absl::Status Commit(Live& live, engine::State next, storage::MoveRow row,
+                      const storage::MatchUpdate& update, MoveReply* reply,
                       bool* ratings_moved = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Marks `player_id`'s seats as seen now; a seat the CPU stood in for is
@@ -290,25 +285,25 @@ class LiveMatches {
   // The CPU turn due now, if any (and not already queued).
   std::optional<CpuTurn> DueCpuTurn(Live& live)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  void Snapshot(const Live& live, v1::Match* out) const
+  void Snapshot(const Live& live, MatchView* out) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // For a rated match that ends with `last_move`: marks it aborted, or
   // fills the rating changes into `update`.
-  grpc::Status RateEnd(const Live& live, const engine::State& final_state,
+  absl::Status RateEnd(const Live& live, const engine::State& final_state,
                        const storage::MoveRow& last_move,
                        storage::MatchUpdate* update)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu, ratings_mu_);
   // After a move (the live match already past it): the end, the stream's
   // last event, or the new turn's deadline. `match` is the snapshot.
-  void TellTurn(Live& live, const v1::Match& match)
+  void TellTurn(Live& live, const MatchView& match)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Runs `attempt` (which takes live.mu itself) again when it failed with
   // ABORTED because another node moved first and the cache was caught up:
   // the request is then answered on the fresh state, as one node would.
-  grpc::Status RetryLostRace(Live& live,
-                             const std::function<grpc::Status()>& attempt);
+  absl::Status RetryLostRace(Live& live,
+                             const std::function<absl::Status()>& attempt);
   // Queues `event` for every watcher on the match's strand.
-  void Broadcast(Live& live, v1::WatchEvent event, bool last = false)
+  void Broadcast(Live& live, WatchEventView event, bool last = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // The cluster's part of a move leaving `next` (match_due.cc): the seat
   // to move, when its turn is due, and this node's claim on a CPU seat's.

@@ -1,46 +1,45 @@
 // LiveMatches: the admin operations on stored matches (void, verify).
 
-#include <google/protobuf/util/message_differencer.h>
-
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
 
 namespace mancala::services {
 
 using storage::MatchStatus;
 
-grpc::Status LiveMatches::VoidMatch(const std::string& id,
+absl::Status LiveMatches::VoidMatch(const std::string& id,
                                     const std::string& reason,
-                                    const std::string& actor, v1::Match* out,
+                                    const std::string& actor, MatchView* out,
                                     int* recomputed) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
   // Lock order: the match lock, then the ratings lock (live_matches.h),
   // both held to the end: the check, the recomputation and the record agree.
   MutexLock lock(&live->mu);
   if (live->record.status != MatchStatus::kFinished) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
-                 MatchName(id) + " is not a finished match");
+    return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_RATED",
+                       MatchName(id) + " is not a finished match");
   }
   if (live->record.voided) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
-                 MatchName(id) + " is void already");
+    return DomainError(absl::StatusCode::kFailedPrecondition, "ALREADY_VOID",
+                       MatchName(id) + " is void already");
   }
   const std::string game = live->record.game;
   // Same lock as a match end's rating update: no rating write interleaves.
   MutexLock ratings_lock(&ratings_mu_);
   auto own = store_.ListMatchRatingChanges(id);
-  if (!own.ok()) return FromStorage(own.status());
+  if (!own.ok()) return StorageFailure(own.status());
   if (own->empty()) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_RATED",
-                 MatchName(id) + " was not rated; there is nothing to void");
+    return DomainError(
+        absl::StatusCode::kFailedPrecondition, "NOT_RATED",
+        MatchName(id) + " was not rated; there is nothing to void");
   }
   auto history = store_.ListGameRatingChanges(game);
-  if (!history.ok()) return FromStorage(history.status());
+  if (!history.ok()) return StorageFailure(history.status());
   std::vector<storage::RatingChange> changes;
   std::vector<storage::RatingRecord> ratings;
   Recompute(*history, id, &changes, &ratings);
@@ -54,10 +53,10 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
           store_.VoidMatch(id, reason, game, changes, ratings, audit);
       !s.ok()) {
     if (absl::IsFailedPrecondition(s)) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_VOID",
-                   std::string(s.message()));
+      return DomainError(absl::StatusCode::kFailedPrecondition, "ALREADY_VOID",
+                         std::string(s.message()));
     }
-    return FromStorage(s);
+    return StorageFailure(s);
   }
   // Changes that differ from the stored ones: the voided match's own, and
   // every later one the recomputation moved.
@@ -74,49 +73,42 @@ grpc::Status LiveMatches::VoidMatch(const std::string& id,
   live->record.voided = true;
   live->record.void_reason = reason;
   Snapshot(*live, out);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Verify(const std::string& id,
-                                 v1::VerifyMatchResponse* out) {
+absl::Status LiveMatches::Verify(const std::string& id, VerifyReport* out) {
   auto record = store_.GetMatch(id);
   if (absl::IsNotFound(record.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "MATCH_NOT_FOUND",
-                 "no match named " + Quote(MatchName(id)));
+    return DomainError(absl::StatusCode::kNotFound, "MATCH_NOT_FOUND",
+                       "no match named " + Quote(MatchName(id)));
   }
-  if (!record.ok()) return FromStorage(record.status());
-  out->Clear();
-  if (!record->result.empty()) {
-    out->mutable_stored_result()->ParseFromString(record->result);
-  }
+  if (!record.ok()) return StorageFailure(record.status());
+  *out = VerifyReport{};
+  out->stored_result = record->result;
   // A fresh replay of the stored moves, not the live copy.
   LivePtr replayed;
-  grpc::Status s = Load(id, &replayed);
+  absl::Status s = Load(id, &replayed);
   if (!s.ok()) {
-    out->set_consistent(false);
-    out->set_detail(s.error_message());
-    return grpc::Status::OK;
+    out->detail = std::string(s.message());
+    return absl::OkStatus();
   }
   MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
   engine::State& state = replayed->state;
   const bool stored_over = record->status == MatchStatus::kFinished ||
                            record->status == MatchStatus::kAborted;
-  if (state.is_over()) ResultToProto(state, out->mutable_replayed_result());
+  if (state.is_over()) out->replayed_result = ResultOf(state);
   if (stored_over != state.is_over()) {
-    out->set_consistent(false);
-    out->set_detail(stored_over ? "stored as ended, but the replay is not over"
-                                : "the replay ended, but the match is stored "
-                                  "as not ended");
-    return grpc::Status::OK;
+    out->detail = stored_over ? "stored as ended, but the replay is not over"
+                              : "the replay ended, but the match is stored "
+                                "as not ended";
+    return absl::OkStatus();
   }
-  if (!google::protobuf::util::MessageDifferencer::Equals(
-          out->stored_result(), out->replayed_result())) {
-    out->set_consistent(false);
-    out->set_detail("stored result differs from the replayed one");
-    return grpc::Status::OK;
+  if (!SameResult(out->stored_result, out->replayed_result)) {
+    out->detail = "stored result differs from the replayed one";
+    return absl::OkStatus();
   }
-  out->set_consistent(true);
-  return grpc::Status::OK;
+  out->consistent = true;
+  return absl::OkStatus();
 }
 
 }  // namespace mancala::services

@@ -9,10 +9,10 @@
 // With SQLite this process is the only writer and the cache is never behind:
 // nothing here runs (notices_ is null).
 
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
 #include "services/watch_events.h"
 
 namespace mancala::services {
@@ -36,14 +36,14 @@ bool SameSeats(const std::vector<SeatRecord>& a,
 
 }  // namespace
 
-grpc::Status LiveMatches::ApplyStored(engine::State& state,
+absl::Status LiveMatches::ApplyStored(engine::State& state,
                                       const storage::MoveRow& row) {
   auto err = row.pit < 0 ? state.Resign(row.seat) : state.Apply(row.pit);
-  if (!err.has_value()) return grpc::Status::OK;
-  return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
-               "stored move at ply " + std::to_string(row.ply) + " of " +
-                   MatchName(row.match_id) + " does not replay: " +
-                   std::string(engine::MoveErrorMessage(*err)));
+  if (!err.has_value()) return absl::OkStatus();
+  return DomainError(absl::StatusCode::kDataLoss, "REPLAY_FAILED",
+                     "stored move at ply " + std::to_string(row.ply) + " of " +
+                         MatchName(row.match_id) + " does not replay: " +
+                         std::string(engine::MoveErrorMessage(*err)));
 }
 
 std::string LiveMatches::DisplayName(const SeatRecord& seat) {
@@ -59,15 +59,15 @@ std::string LiveMatches::DisplayName(const SeatRecord& seat) {
   return player.ok() ? player->display_name : "";
 }
 
-grpc::Status LiveMatches::CatchUp(Live& live) {
+absl::Status LiveMatches::CatchUp(Live& live) {
   auto stored = store_.GetMatch(live.record.id);
-  if (!stored.ok()) return FromStorage(stored.status());
+  if (!stored.ok()) return StorageFailure(stored.status());
   storage::MatchRecord& rec = live.record;
   // The cheap check: most of the time nothing changed elsewhere.
   if (stored->ply <= rec.ply && stored->status == rec.status &&
       stored->voided == rec.voided && stored->rematch_id == rec.rematch_id &&
       SameSeats(stored->seats, rec.seats)) {
-    return grpc::Status::OK;
+    return absl::OkStatus();
   }
   const bool started = rec.status == MatchStatus::kWaiting &&
                        stored->status != MatchStatus::kWaiting;
@@ -83,32 +83,30 @@ grpc::Status LiveMatches::CatchUp(Live& live) {
   constexpr int kPage = 1000;
   while (rec.ply < stored->ply) {
     auto rows = store_.ListMoves(rec.id, rec.ply + 1, kPage);
-    if (!rows.ok()) return FromStorage(rows.status());
+    if (!rows.ok()) return StorageFailure(rows.status());
     if (rows->empty()) break;  // Not there yet: the record moved on first.
     for (const storage::MoveRow& row : *rows) {
       if (row.ply != rec.ply + 1) break;
-      if (grpc::Status s = ApplyStored(live.state, row); !s.ok()) return s;
+      if (absl::Status s = ApplyStored(live.state, row); !s.ok()) return s;
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
       if (live.audience) {
-        v1::WatchEvent moved;
-        if (grpc::Status s = ToProto(row, moved.mutable_move()); !s.ok()) {
-          return s;
-        }
-        Broadcast(live, std::move(moved));
+        // Refused here, as for the mover, rather than at the fan-out.
+        if (absl::Status s = CheckStoredEvents(row); !s.ok()) return s;
+        Broadcast(live, MoveEvent(MoveOf(row)));
       }
     }
   }
   if (rec.ply != stored->ply) {
-    return Error(grpc::StatusCode::DATA_LOSS, "REPLAY_FAILED",
-                 MatchName(rec.id) + " is stored at ply " +
-                     std::to_string(stored->ply) + " but its moves end at " +
-                     std::to_string(rec.ply));
+    return DomainError(absl::StatusCode::kDataLoss, "REPLAY_FAILED",
+                       MatchName(rec.id) + " is stored at ply " +
+                           std::to_string(stored->ply) +
+                           " but its moves end at " + std::to_string(rec.ply));
   }
   rec = *std::move(stored);
   if (rec.ply != moved_from) live.clock.CancelCpuTurn();  // Moot now.
-  if (!live.audience) return grpc::Status::OK;
-  v1::Match snapshot;
+  if (!live.audience) return absl::OkStatus();
+  MatchView snapshot;
   Snapshot(live, &snapshot);
   if (live.ended()) {
     Broadcast(live, MatchEvent(snapshot, true), /*last=*/true);
@@ -117,11 +115,11 @@ grpc::Status LiveMatches::CatchUp(Live& live) {
   } else if (rec.ply != moved_from) {
     TellTurn(live, snapshot);
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
-  if (grpc::Status s = Find(id, out); !s.ok() || !notices_) return s;
+absl::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
+  if (absl::Status s = Find(id, out); !s.ok() || !notices_) return s;
   MutexLock lock(&(*out)->mu);
   return CatchUp(**out);
 }

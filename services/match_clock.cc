@@ -18,10 +18,9 @@ std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
   const int64_t now = clock_.NowMs();
   const bool cpu_seat = s.kind == SeatRecord::Kind::kCpu;
   bool stand_in_began = false;
-  const v1::Move::CpuReason reason =
-      live.clock.Due(seat, cpu_seat, now, &stand_in_began);
+  const CpuReason reason = live.clock.Due(seat, cpu_seat, now, &stand_in_began);
   if (stand_in_began) BroadcastPresence(live, seat, now);
-  if (reason == v1::Move::CPU_REASON_UNSPECIFIED) return std::nullopt;
+  if (reason == CpuReason::kNone) return std::nullopt;
   std::shared_ptr<std::atomic<bool>> stop =
       live.clock.QueueCpuTurn(live.record.ply);
   if (!stop) return std::nullopt;

@@ -57,8 +57,8 @@ void LiveMatches::PlayDue(const storage::DueTurn& due) {
       return;  // Moved on meanwhile: nothing of this turn is due.
     }
     const SeatRecord& seat = live->record.seats[due.seat];
-    const auto reason = static_cast<v1::Move::CpuReason>(due.reason);
-    if (reason == v1::Move::STAND_IN && live->clock.BeginStandIn(due.seat)) {
+    const auto reason = static_cast<CpuReason>(due.reason);
+    if (reason == CpuReason::kStandIn && live->clock.BeginStandIn(due.seat)) {
       BroadcastPresence(*live, due.seat, clock_.NowMs());
     }
     // A local search for this ply whose claim was refused earlier would

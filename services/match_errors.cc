@@ -5,14 +5,14 @@
 #include <map>
 #include <string>
 
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
 
 using storage::MatchStatus;
 
-grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
+absl::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
                              const std::vector<int>& legal) {
   std::string list;
   for (int p : legal) list += (list.empty() ? "" : ", ") + std::to_string(p);
@@ -20,45 +20,47 @@ grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
   const std::string pit_s = "pit " + std::to_string(pit);
   switch (error) {
     case engine::MoveError::kPitOutOfRange:
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "PIT_OUT_OF_RANGE",
-                   pit_s + " is out of range: pits are numbered 0.." +
-                       std::to_string(pits - 1) + " on your own side",
-                   md);
+      return DomainError(absl::StatusCode::kInvalidArgument, "PIT_OUT_OF_RANGE",
+                         pit_s + " is out of range: pits are numbered 0.." +
+                             std::to_string(pits - 1) + " on your own side",
+                         md);
     case engine::MoveError::kPitEmpty:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_EMPTY",
-                   pit_s + " is empty; legal pits: " + list, md);
+      return DomainError(absl::StatusCode::kFailedPrecondition, "PIT_EMPTY",
+                         pit_s + " is empty; legal pits: " + list, md);
     case engine::MoveError::kNotLegal:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "PIT_NOT_LEGAL",
-                   pit_s + " is not allowed here (" +
-                       std::string(engine::MoveErrorMessage(error)) +
-                       "); legal pits: " + list,
-                   md);
+      return DomainError(absl::StatusCode::kFailedPrecondition, "PIT_NOT_LEGAL",
+                         pit_s + " is not allowed here (" +
+                             std::string(engine::MoveErrorMessage(error)) +
+                             "); legal pits: " + list,
+                         md);
     case engine::MoveError::kNotActive:
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_ACTIVE",
-                   "your seat is no longer in play (finished or resigned)");
+      return DomainError(
+          absl::StatusCode::kFailedPrecondition, "NOT_ACTIVE",
+          "your seat is no longer in play (finished or resigned)");
     case engine::MoveError::kGameOver:
       break;
   }
-  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-               "the match is over");
+  return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_OVER",
+                     "the match is over");
 }
 
-grpc::Status NotStarted(const storage::MatchRecord& rec) {
+absl::Status NotStarted(const storage::MatchRecord& rec) {
   if (rec.status == MatchStatus::kWaiting) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_STARTED",
-                 MatchName(rec.id) + " is waiting for players (invite code " +
-                     rec.invite_code + ")");
+    return DomainError(
+        absl::StatusCode::kFailedPrecondition, "MATCH_NOT_STARTED",
+        MatchName(rec.id) + " is waiting for players (invite code " +
+            rec.invite_code + ")");
   }
-  return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_OVER",
-               MatchName(rec.id) + " is over");
+  return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_OVER",
+                     MatchName(rec.id) + " is over");
 }
 
-grpc::Status PlyAhead(int64_t after_ply, int64_t ply) {
-  return Error(grpc::StatusCode::OUT_OF_RANGE, "PLY_AHEAD",
-               "after_ply " + std::to_string(after_ply) +
-                   " is ahead of the match, which is at ply " +
-                   std::to_string(ply),
-               {{"ply", std::to_string(ply)}});
+absl::Status PlyAhead(int64_t after_ply, int64_t ply) {
+  return DomainError(absl::StatusCode::kOutOfRange, "PLY_AHEAD",
+                     "after_ply " + std::to_string(after_ply) +
+                         " is ahead of the match, which is at ply " +
+                         std::to_string(ply),
+                     {{"ply", std::to_string(ply)}});
 }
 
 }  // namespace mancala::services

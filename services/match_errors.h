@@ -6,11 +6,10 @@
 #ifndef MANCALA_SERVICES_MATCH_ERRORS_H_
 #define MANCALA_SERVICES_MATCH_ERRORS_H_
 
-#include <grpcpp/grpcpp.h>
-
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "engine/state.h"
 #include "storage/store.h"
 
@@ -19,16 +18,16 @@ namespace mancala::services {
 // The engine's refusal of `pit` (0-based, `pits` per side) as a status:
 // INVALID_ARGUMENT (PIT_OUT_OF_RANGE) or FAILED_PRECONDITION (PIT_EMPTY,
 // PIT_NOT_LEGAL, NOT_ACTIVE, MATCH_OVER), with `legal` in the metadata.
-grpc::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
+absl::Status MoveErrorStatus(engine::MoveError error, int pit, int pits,
                              const std::vector<int>& legal);
 
 // FAILED_PRECONDITION for a move on a match not in progress:
 // MATCH_NOT_STARTED (waiting for players) or MATCH_OVER.
-grpc::Status NotStarted(const storage::MatchRecord& rec);
+absl::Status NotStarted(const storage::MatchRecord& rec);
 
 // OUT_OF_RANGE (PLY_AHEAD) for a position after the match's ply: plies only
 // grow, so the same request may succeed later (WatchMatch, ListMoves).
-grpc::Status PlyAhead(int64_t after_ply, int64_t ply);
+absl::Status PlyAhead(int64_t after_ply, int64_t ply);
 
 }  // namespace mancala::services
 

@@ -24,7 +24,7 @@ void LiveMatches::ExpireWaiting() {
     MutexLock lock(&live->mu);
     // Started or cancelled since it was indexed: nothing to do.
     if (live->record.status != MatchStatus::kWaiting) continue;
-    v1::Match out;
+    MatchView out;
     if (!CancelWaiting(*live, kCancelledExpired, &out).ok()) {
       // The store refused (e.g. locked for longer than its busy timeout):
       // try again at the next tick.

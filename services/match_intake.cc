@@ -9,7 +9,7 @@
 
 #include <functional>
 
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
@@ -27,22 +27,22 @@ bool HasOpenSeat(const NewMatch& request) {
 }
 
 // The first match of a request id: the same request gets it again.
-grpc::Status Retried(const NewMatch& request, const storage::MatchRecord& first,
+absl::Status Retried(const NewMatch& request, const storage::MatchRecord& first,
                      std::string* id) {
   if (first.request_hash != request.request_hash) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-                 "request_id " + Quote(request.request_id) + " made " +
-                     MatchName(first.id) +
-                     " from a different request; use a new id for a new "
-                     "match");
+    return DomainError(absl::StatusCode::kInvalidArgument, "REQUEST_ID_REUSED",
+                       "request_id " + Quote(request.request_id) + " made " +
+                           MatchName(first.id) +
+                           " from a different request; use a new id for a new "
+                           "match");
   }
   *id = first.id;
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-grpc::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
+absl::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
   MutexLock lock(&creating_[std::hash<std::string>{}(request.creator_id) %
                             creating_.size()]);
   const bool with_id = !request.request_id.empty();
@@ -50,15 +50,16 @@ grpc::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
     auto first =
         store_.FindMatchByRequestId(request.creator_id, request.request_id);
     if (first.ok()) return Retried(request, *first, id);
-    if (!absl::IsNotFound(first.status())) return FromStorage(first.status());
+    if (!absl::IsNotFound(first.status()))
+      return StorageFailure(first.status());
   }
   const int cap = options_.max_waiting_per_player;
   if (cap > 0 && HasOpenSeat(request)) {
     auto waiting = store_.CountWaitingMatches(request.creator_id);
-    if (!waiting.ok()) return FromStorage(waiting.status());
+    if (!waiting.ok()) return StorageFailure(waiting.status());
     if (*waiting >= cap) {
-      return Error(
-          grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WAITING_MATCHES",
+      return DomainError(
+          absl::StatusCode::kResourceExhausted, "TOO_MANY_WAITING_MATCHES",
           "you have " + std::to_string(*waiting) +
               " matches waiting for players (the limit is " +
               std::to_string(cap) + "); cancel one or wait for one to start",
@@ -70,11 +71,11 @@ grpc::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
     // Another server on the same database stored this id first.
     auto first =
         store_.FindMatchByRequestId(request.creator_id, request.request_id);
-    if (!first.ok()) return FromStorage(first.status());
+    if (!first.ok()) return StorageFailure(first.status());
     return Retried(request, *first, id);
   }
-  if (!s.ok()) return FromStorage(s);
-  return grpc::Status::OK;
+  if (!s.ok()) return StorageFailure(s);
+  return absl::OkStatus();
 }
 
 }  // namespace mancala::services

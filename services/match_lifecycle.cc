@@ -3,7 +3,7 @@
 // so a refused store write leaves the live match as it was.
 
 #include "services/auth.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
@@ -14,11 +14,11 @@ namespace mancala::services {
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
+absl::Status LiveMatches::Create(const NewMatch& request, MatchView* out) {
   std::string id;
-  if (grpc::Status s = Admit(request, &id); !s.ok()) return s;
+  if (absl::Status s = Admit(request, &id); !s.ok()) return s;
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&live->mu);
@@ -26,52 +26,55 @@ grpc::Status LiveMatches::Create(const NewMatch& request, v1::Match* out) {
     turn = DueCpuTurn(*live);
   }
   Announce(std::move(turn));
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Join(const std::string& invite_code,
+absl::Status LiveMatches::Join(const std::string& invite_code,
                                std::optional<int> seat,
-                               const std::string& player_id, v1::Match* out) {
+                               const std::string& player_id, MatchView* out) {
   std::optional<std::string> code = NormalizeInviteCode(invite_code);
   if (!code.has_value()) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_INVITE_CODE",
-                 "invite codes are made of 2-9 and A-Z without I, L, O; got " +
-                     Quote(invite_code));
+    return DomainError(
+        absl::StatusCode::kInvalidArgument, "INVALID_INVITE_CODE",
+        "invite codes are made of 2-9 and A-Z without I, L, O; got " +
+            Quote(invite_code));
   }
   auto id = store_.FindMatchByInviteCode(*code);
   if (absl::IsNotFound(id.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "INVITE_NOT_FOUND",
-                 "no match has invite code " + Quote(*code));
+    return DomainError(absl::StatusCode::kNotFound, "INVITE_NOT_FOUND",
+                       "no match has invite code " + Quote(*code));
   }
-  if (!id.ok()) return FromStorage(id.status());
+  if (!id.ok()) return StorageFailure(id.status());
   LivePtr live;
-  if (grpc::Status s = FindCurrent(*id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&live->mu);
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_FULL",
-                   MatchName(rec.id) + " has no open seat any more");
+      return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_FULL",
+                         MatchName(rec.id) + " has no open seat any more");
     }
     if (rec.ranked) {
       for (size_t i = 0; i < rec.seats.size(); ++i) {
         if (live->HoldsSeat(player_id, i)) {
-          return Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEATED",
-                       "you already hold seat " + std::to_string(i) +
-                           "; nobody holds two seats in a ranked match");
+          return DomainError(absl::StatusCode::kFailedPrecondition,
+                             "ALREADY_SEATED",
+                             "you already hold seat " + std::to_string(i) +
+                                 "; nobody holds two seats in a ranked match");
         }
       }
     }
     int take = -1;
     if (seat.has_value()) {
       if (*seat < 0 || *seat >= static_cast<int>(rec.seats.size())) {
-        return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-                     "seat must be 0.." + std::to_string(rec.seats.size() - 1));
+        return DomainError(
+            absl::StatusCode::kInvalidArgument, "INVALID_ARGUMENT",
+            "seat must be 0.." + std::to_string(rec.seats.size() - 1));
       }
       if (rec.seats[*seat].kind != SeatRecord::Kind::kOpen) {
-        return Error(grpc::StatusCode::FAILED_PRECONDITION, "SEAT_TAKEN",
-                     "seat " + std::to_string(*seat) + " is not open");
+        return DomainError(absl::StatusCode::kFailedPrecondition, "SEAT_TAKEN",
+                           "seat " + std::to_string(*seat) + " is not open");
       }
       take = *seat;
     } else {
@@ -80,7 +83,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
       }
     }
     auto player = store_.GetPlayer(player_id);
-    if (!player.ok()) return FromStorage(player.status());
+    if (!player.ok()) return StorageFailure(player.status());
     storage::MatchRecord next = rec;
     next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0};
     next.updated_at_ms = clock_.NowMs();
@@ -93,7 +96,7 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     // unknown; Match.invite_code shows it only while seats are open.
     if (!still_open) next.status = MatchStatus::kInProgress;
     if (absl::Status s = store_.UpdateMatch(next); !s.ok()) {
-      return FromStorage(s);
+      return StorageFailure(s);
     }
     rec = std::move(next);
     Publish(*live);
@@ -105,52 +108,54 @@ grpc::Status LiveMatches::Join(const std::string& invite_code,
     turn = DueCpuTurn(*live);
   }
   Announce(std::move(turn));
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Cancel(const std::string& id,
-                                 const std::string& player_id, v1::Match* out) {
+absl::Status LiveMatches::Cancel(const std::string& id,
+                                 const std::string& player_id, MatchView* out) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
-    return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_CREATOR",
-                 "only the creator of " + MatchName(id) + " may cancel it");
+    return DomainError(
+        absl::StatusCode::kPermissionDenied, "NOT_CREATOR",
+        "only the creator of " + MatchName(id) + " may cancel it");
   }
   if (rec.status == MatchStatus::kCancelled) {
     Snapshot(*live, out);  // Cancelling again is a no-op (a retry).
-    return grpc::Status::OK;
+    return absl::OkStatus();
   }
   if (rec.status != MatchStatus::kWaiting) {
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_STARTED",
-                 MatchName(id) + (rec.status == MatchStatus::kInProgress
-                                      ? " has started; resign instead"
-                                      : " has ended"));
+    return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_STARTED",
+                       MatchName(id) + (rec.status == MatchStatus::kInProgress
+                                            ? " has started; resign instead"
+                                            : " has ended"));
   }
   return CancelWaiting(*live, kCancelledByCreator, out);
 }
 
-grpc::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
-                                        v1::Match* out) {
+absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
+                                        MatchView* out) {
   storage::MatchRecord next = live.record;
   next.status = MatchStatus::kCancelled;
   next.invite_code.clear();  // Frees the code: JoinMatch no longer finds it.
   next.cancel_reason = reason;
   next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
-  if (absl::Status s = store_.UpdateMatch(next); !s.ok()) return FromStorage(s);
+  if (absl::Status s = store_.UpdateMatch(next); !s.ok())
+    return StorageFailure(s);
   live.record = std::move(next);
   Publish(live);
   Snapshot(live, out);
   Broadcast(live, MatchEvent(*out, true), /*last=*/true);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Rematch(const std::string& id,
+absl::Status LiveMatches::Rematch(const std::string& id,
                                   const std::string& player_id,
-                                  v1::Match* out) {
+                                  MatchView* out) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   NewMatch again;
   std::string existing;
   {
@@ -161,17 +166,18 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
       seated |= live->HoldsSeat(player_id, i);
     }
     if (!seated) {
-      return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
-                   "only a player of " + MatchName(id) + " may ask a rematch");
+      return DomainError(
+          absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+          "only a player of " + MatchName(id) + " may ask a rematch");
     }
     if (rec.status != MatchStatus::kFinished &&
         rec.status != MatchStatus::kAborted) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "MATCH_NOT_OVER",
-                   MatchName(id) + " is not finished");
+      return DomainError(absl::StatusCode::kFailedPrecondition,
+                         "MATCH_NOT_OVER", MatchName(id) + " is not finished");
     }
     existing = rec.rematch_id;
     // Rechecked: a rematch is played under today's rules of shape.
-    if (grpc::Status s = ShapeFromRecord(rec, &again.shape); !s.ok()) return s;
+    if (absl::Status s = ShapeFromRecord(rec, &again.shape); !s.ok()) return s;
     again.creator_id = player_id;
     again.seats = rec.seats;
     const int n = static_cast<int>(rec.seats.size());
@@ -185,16 +191,16 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     absl::Status s = Insert(again, &existing);
     if (absl::IsAlreadyExists(s)) {
       auto original = store_.GetMatch(id);  // Someone else was first.
-      if (!original.ok()) return FromStorage(original.status());
+      if (!original.ok()) return StorageFailure(original.status());
       existing = original->rematch_id;
     } else if (!s.ok()) {
-      return FromStorage(s);
+      return StorageFailure(s);
     }
     MutexLock lock(&live->mu);
     live->record.rematch_id = existing;
   }
   LivePtr next;
-  if (grpc::Status s = Find(existing, &next); !s.ok()) return s;
+  if (absl::Status s = Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&next->mu);
@@ -203,7 +209,7 @@ grpc::Status LiveMatches::Rematch(const std::string& id,
     turn = DueCpuTurn(*next);
   }
   Announce(std::move(turn));
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 }  // namespace mancala::services

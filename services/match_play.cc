@@ -2,19 +2,17 @@
 // resignation): checked against the live state, stored with the ply check,
 // and only then answered and told to the watchers.
 
-#include <google/protobuf/util/time_util.h>
-
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/field_limits.h"
 #include "services/live_matches.h"
 #include "services/match_errors.h"
 #include "services/rating_book.h"
 #include "services/resource_names.h"
+#include "services/stored_codec.h"
+#include "services/watch_events.h"
 
 namespace mancala::services {
 
-using google::protobuf::util::TimeUtil;
 using storage::MatchStatus;
 using storage::SeatRecord;
 
@@ -28,17 +26,17 @@ std::string RequestKey(const SubmitMove& move) {
 
 }  // namespace
 
-grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
-                               v1::SubmitMoveResponse* out) {
+absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
+                               MoveReply* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
-  grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
+  absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
     MutexLock lock(&live->mu);
     // A client ahead of the cache saw a move made on another node.
     if (notices_ && move.expected_ply.has_value() &&
         *move.expected_ply > live->record.ply) {
-      if (grpc::Status s = CatchUp(*live); !s.ok()) return s;
+      if (absl::Status s = CatchUp(*live); !s.ok()) return s;
     }
     storage::MatchRecord& rec = live->record;
     bool seated = false;
@@ -46,8 +44,8 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
       seated |= live->HoldsSeat(move.player_id, i);
     }
     if (!seated) {
-      return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
-                   "you hold no seat in " + MatchName(id));
+      return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+                         "you hold no seat in " + MatchName(id));
     }
     Touch(*live, move.player_id);
     if (!move.request_id.empty()) {
@@ -56,17 +54,17 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
       auto first = store_.FindMoveByRequestId(id, RequestKey(move));
       if (first.ok()) {
         if (first->pit != move.pit) {
-          return Error(grpc::StatusCode::INVALID_ARGUMENT, "REQUEST_ID_REUSED",
-                       "request_id " + Quote(move.request_id) +
-                           " was used for pit " + std::to_string(first->pit));
+          return DomainError(
+              absl::StatusCode::kInvalidArgument, "REQUEST_ID_REUSED",
+              "request_id " + Quote(move.request_id) + " was used for pit " +
+                  std::to_string(first->pit));
         }
-        if (!out->ParseFromString(first->reply)) {
-          return FromStorage(absl::DataLossError("stored reply unreadable"));
-        }
-        return grpc::Status::OK;
+        *out = MoveReply{};
+        out->stored = std::move(first->reply);  // Parsed by the edge.
+        return absl::OkStatus();
       }
       if (!absl::IsNotFound(first.status())) {
-        return FromStorage(first.status());
+        return StorageFailure(first.status());
       }
     }
     engine::State& state = live->state;
@@ -79,34 +77,33 @@ grpc::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
     }
     if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
     if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
-      return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
-                   "the match is at ply " + std::to_string(rec.ply) + ", not " +
-                       std::to_string(*move.expected_ply),
-                   {{"ply", std::to_string(rec.ply)}});
+      return DomainError(absl::StatusCode::kAborted, "STALE_PLY",
+                         "the match is at ply " + std::to_string(rec.ply) +
+                             ", not " + std::to_string(*move.expected_ply),
+                         {{"ply", std::to_string(rec.ply)}});
     }
     const int seat = state.to_move();
     if (!live->HoldsSeat(move.player_id, seat)) {
-      return Error(grpc::StatusCode::FAILED_PRECONDITION, "NOT_YOUR_TURN",
-                   "it is seat " + std::to_string(seat) + "'s turn (" +
-                       live->display_names[seat] + ")",
-                   {{"to_move", std::to_string(seat)}});
+      return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
+                         "it is seat " + std::to_string(seat) + "'s turn (" +
+                             live->display_names[seat] + ")",
+                         {{"to_move", std::to_string(seat)}});
     }
-    if (grpc::Status s =
-            Record(*live, seat, move.pit, v1::Move::CPU_REASON_UNSPECIFIED,
-                   RequestKey(move), out);
+    if (absl::Status s = Record(*live, seat, move.pit, CpuReason::kNone,
+                                RequestKey(move), out);
         !s.ok()) {
       return s;
     }
     turn = DueCpuTurn(*live);
-    return grpc::Status::OK;
+    return absl::OkStatus();
   });
   Announce(std::move(turn));
   return answer;
 }
 
-grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
+absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
   LivePtr live;
-  if (grpc::Status s = Find(turn.match_id, &live); !s.ok()) return s;
+  if (absl::Status s = Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
     MutexLock lock(&live->mu);
@@ -117,27 +114,27 @@ grpc::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
                      live->record.ply == turn.ply &&
                      !(turn.stop && turn.stop->load());
     if (!due) {
-      return Error(grpc::StatusCode::ABORTED, "STALE_PLY",
-                   "the CPU turn at ply " + std::to_string(turn.ply) +
-                       " is no longer due");
+      return DomainError(absl::StatusCode::kAborted, "STALE_PLY",
+                         "the CPU turn at ply " + std::to_string(turn.ply) +
+                             " is no longer due");
     }
     const int seat = live->state.to_move();
-    if (grpc::Status s = Record(*live, seat, pit, turn.reason, "", nullptr);
+    if (absl::Status s = Record(*live, seat, pit, turn.reason, "", nullptr);
         !s.ok()) {
       return s;
     }
     next = DueCpuTurn(*live);
   }
   Announce(std::move(next));
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status LiveMatches::Resign(const std::string& id,
-                                 const std::string& player_id, v1::Match* out) {
+absl::Status LiveMatches::Resign(const std::string& id,
+                                 const std::string& player_id, MatchView* out) {
   LivePtr live;
-  if (grpc::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
-  grpc::Status answer = RetryLostRace(*live, [&]() -> grpc::Status {
+  absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
     MutexLock lock(&live->mu);
     int seat = -1;
     bool seated = false;
@@ -147,8 +144,8 @@ grpc::Status LiveMatches::Resign(const std::string& id,
       if (seat < 0 && live->state.is_active(i)) seat = static_cast<int>(i);
     }
     if (!seated) {
-      return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_A_SEAT",
-                   "you hold no seat in " + MatchName(id));
+      return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+                         "you hold no seat in " + MatchName(id));
     }
     Touch(*live, player_id);
     if (live->record.status != MatchStatus::kInProgress) {
@@ -157,24 +154,23 @@ grpc::Status LiveMatches::Resign(const std::string& id,
     if (seat < 0) {
       return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
     }
-    v1::SubmitMoveResponse reply;
-    if (grpc::Status s = Record(*live, seat, -1,
-                                v1::Move::CPU_REASON_UNSPECIFIED, "", &reply);
+    MoveReply reply;
+    if (absl::Status s = Record(*live, seat, -1, CpuReason::kNone, "", &reply);
         !s.ok()) {
       return s;
     }
-    *out = std::move(*reply.mutable_match());
+    *out = std::move(reply.match);
     turn = DueCpuTurn(*live);
-    return grpc::Status::OK;
+    return absl::OkStatus();
   });
   Announce(std::move(turn));
   return answer;
 }
 
-grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
-                                 v1::Move::CpuReason cpu_reason,
+absl::Status LiveMatches::Record(Live& live, int seat, int pit,
+                                 CpuReason cpu_reason,
                                  const std::string& request_id,
-                                 v1::SubmitMoveResponse* reply) {
+                                 MoveReply* reply) {
   engine::State next = live.state;
   engine::MoveRecord record;
   auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
@@ -182,17 +178,15 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
     return MoveErrorStatus(*err, pit, next.rules().pits,
                            live.state.LegalMoves());
   }
-  v1::Move move;
-  for (const engine::Event& e : record.events) ToProto(e, move.add_events());
   storage::MoveRow row;
   row.match_id = live.record.id;
   row.ply = live.record.ply + 1;
   row.seat = seat;
   row.pit = pit;
-  row.by_cpu = cpu_reason != v1::Move::CPU_REASON_UNSPECIFIED;
-  row.cpu_reason = cpu_reason;
+  row.by_cpu = cpu_reason != CpuReason::kNone;
+  row.cpu_reason = static_cast<int>(cpu_reason);
   row.played_at_ms = clock_.NowMs();
-  row.events = move.SerializeAsString();
+  row.events = EncodeEvents(record.events);
   row.request_id = request_id;
   storage::MatchUpdate update;
   SetDue(live, next, &update);
@@ -201,9 +195,7 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   }
   update.status = MatchStatus::kFinished;
   update.ended_at_ms = row.played_at_ms;
-  v1::Result result;
-  ResultToProto(next, &result);
-  update.result = result.SerializeAsString();
+  update.result = EncodeResult(next);
   if (!IsRatedMatch(live.record)) {
     return Commit(live, std::move(next), std::move(row), update, reply);
   }
@@ -218,20 +210,18 @@ grpc::Status LiveMatches::Record(Live& live, int seat, int pit,
   for (int tries = 1;; ++tries) {
     storage::MatchUpdate rated = update;
     rated.check_before = notices_ != nullptr;
-    if (grpc::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
+    if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
     bool ratings_moved = false;
-    grpc::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
+    absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
     if (!ratings_moved || tries == kAttempts) return s;
   }
 }
 
-grpc::Status LiveMatches::Commit(Live& live, engine::State next,
+absl::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
-                                 v1::SubmitMoveResponse* reply,
-                                 bool* ratings_moved) {
-  v1::SubmitMoveResponse answer;
-  if (grpc::Status s = ToProto(row, answer.mutable_move()); !s.ok()) return s;
+                                 MoveReply* reply, bool* ratings_moved) {
+  MoveReply answer;
   // The reply is part of the record (idempotent requests), so the live
   // match moves forward first and steps back if the store refuses. Only
   // what a move changes is kept for that, not a copy of the whole match.
@@ -249,12 +239,9 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
   live.record.ended_at_ms = update.ended_at_ms;
   live.record.result = update.result;
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  Snapshot(live, answer.mutable_match());
-  row.reply = row.request_id.empty() ? "" : answer.SerializeAsString();
-  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
-    if (ratings_moved != nullptr) {
-      *ratings_moved = absl::IsFailedPrecondition(s);
-    }
+  Snapshot(live, &answer.match);
+  answer.move = MoveOf(row);
+  const auto step_back = [&] {
     std::swap(live.state, next);
     rec.ply = saved.ply;
     rec.updated_at_ms = saved.updated_at_ms;
@@ -262,41 +249,46 @@ grpc::Status LiveMatches::Commit(Live& live, engine::State next,
     rec.status = saved.status;
     rec.result = std::move(saved.result);
     live.clock = saved_clock;
+  };
+  if (!row.request_id.empty()) {
+    if (absl::Status s = EncodeReply(answer, &row.reply); !s.ok()) {
+      step_back();
+      return s;
+    }
+  }
+  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+    if (ratings_moved != nullptr) {
+      *ratings_moved = absl::IsFailedPrecondition(s);
+    }
+    step_back();
     // Another node took the ply: the cache catches up, so the caller's
     // retry (RetryLostRace) or the next request sees the stored match.
     if (absl::IsAborted(s) && notices_) {
-      if (grpc::Status c = CatchUp(live); !c.ok()) return c;
+      if (absl::Status c = CatchUp(live); !c.ok()) return c;
     }
-    return FromStorage(s);
+    return StorageFailure(s);
   }
   Publish(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
-    v1::WatchEvent moved;
-    *moved.mutable_move() = answer.move();
-    Broadcast(live, std::move(moved));
+    Broadcast(live, MoveEvent(answer.move));
   }
-  TellTurn(live, answer.match());
+  TellTurn(live, answer.match);
   if (reply != nullptr) *reply = std::move(answer);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-void LiveMatches::TellTurn(Live& live, const v1::Match& match) {
+void LiveMatches::TellTurn(Live& live, const MatchView& match) {
   if (live.state.is_over()) {
-    v1::WatchEvent end;
-    *end.mutable_finished() = match;
-    Broadcast(live, std::move(end), /*last=*/true);
+    Broadcast(live, MatchEvent(match, true), /*last=*/true);
   } else if (live.clock.deadline_ms() > 0) {
-    v1::WatchEvent deadline;
-    deadline.mutable_deadline()->set_seat(live.state.to_move());
-    *deadline.mutable_deadline()->mutable_deadline() =
-        TimeUtil::MillisecondsToTimestamp(live.clock.deadline_ms());
-    Broadcast(live, std::move(deadline));
+    Broadcast(live,
+              DeadlineEvent(live.state.to_move(), live.clock.deadline_ms()));
   }
 }
 
-grpc::Status LiveMatches::RetryLostRace(
-    Live& live, const std::function<grpc::Status()>& attempt) {
+absl::Status LiveMatches::RetryLostRace(
+    Live& live, const std::function<absl::Status()>& attempt) {
   // Each retry follows a catch-up that found the match moved on; another
   // node would have to win the race every time to exhaust them.
   constexpr int kAttempts = 4;
@@ -308,7 +300,7 @@ grpc::Status LiveMatches::RetryLostRace(
       ply = live.record.ply;
       status = live.record.status;
     }
-    grpc::Status s = attempt();
+    absl::Status s = attempt();
     if (s.ok() || !notices_ || tries == kAttempts) return s;
     // Refused: answer on the stored match if it differs from the cached
     // one the attempt started from.

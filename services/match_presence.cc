@@ -3,6 +3,7 @@
 // events watchers are told.
 
 #include "services/live_matches.h"
+#include "services/watch_events.h"
 
 namespace mancala::services {
 
@@ -32,11 +33,8 @@ void LiveMatches::UpdatePresence(Live& live) {
 }
 
 void LiveMatches::BroadcastPresence(Live& live, int seat, int64_t now) {
-  v1::WatchEvent e;
-  e.mutable_presence()->set_seat(seat);
-  e.mutable_presence()->set_present(live.clock.Present(seat, now));
-  e.mutable_presence()->set_cpu_standing_in(live.clock.StandingIn(seat));
-  Broadcast(live, e);
+  Broadcast(live, PresenceEvent(seat, live.clock.Present(seat, now),
+                                live.clock.StandingIn(seat)));
 }
 
 }  // namespace mancala::services

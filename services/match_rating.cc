@@ -2,7 +2,7 @@
 // inside the move's path so the move and the new ratings are stored in one
 // write (docs/ratings.md).
 
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/rating_book.h"
 
@@ -10,7 +10,7 @@ namespace mancala::services {
 
 using storage::MatchStatus;
 
-grpc::Status LiveMatches::RateEnd(const Live& live,
+absl::Status LiveMatches::RateEnd(const Live& live,
                                   const engine::State& final_state,
                                   const storage::MoveRow& last_move,
                                   storage::MatchUpdate* update) {
@@ -21,14 +21,14 @@ grpc::Status LiveMatches::RateEnd(const Live& live,
   std::vector<bool> moved(n, false);
   if (!last_move.by_cpu) moved[last_move.seat] = true;
   auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return StorageFailure(rows.status());
   for (const storage::MoveRow& r : *rows) {
     if (!r.by_cpu) moved[r.seat] = true;
   }
   for (bool m : moved) {
     if (!m) {
       update->status = MatchStatus::kAborted;
-      return grpc::Status::OK;
+      return absl::OkStatus();
     }
   }
   std::vector<std::string> ids;
@@ -39,13 +39,13 @@ grpc::Status LiveMatches::RateEnd(const Live& live,
                        final_state.outcome().ranks[i]});
   }
   auto stored = store_.GetRatings(rec.game, ids);
-  if (!stored.ok()) return FromStorage(stored.status());
+  if (!stored.ok()) return StorageFailure(stored.status());
   std::map<std::string, storage::RatingRecord> ratings;
   for (storage::RatingRecord& r : *stored) ratings[r.player_id] = std::move(r);
   RateMatch(rec.id, rec.game, players, last_move.played_at_ms, &ratings,
             &update->rating_changes);
   for (const std::string& id : ids) update->new_ratings.push_back(ratings[id]);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 }  // namespace mancala::services

@@ -60,12 +60,12 @@ grpc::Status MatchServiceImpl::CreateMatch(
   NewMatch match;
   match.creator_id = caller.id;
   const int seats = request->seats_size();
-  if (grpc::Status s = ShapeFromRequest(
-          request->game(), seats, "seats",
+  if (absl::Status s = ShapeFromRequest(
+          GameName(request->game()), seats, "seats",
           {request->options().begin(), request->options().end()},
           request->turn_time_limit_seconds(), &match.shape);
       !s.ok()) {
-    return s;
+    return ToGrpc(s);
   }
   match.ranked = request->ranked();
   bool caller_seated = false;
@@ -134,7 +134,8 @@ grpc::Status MatchServiceImpl::CreateMatch(
     match.request_id = request->request_id();
     match.request_hash = RequestFingerprint(*request);
   }
-  return matches_.Create(match, response);
+  MatchView view;
+  return MatchAnswer(matches_.Create(match, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
@@ -147,7 +148,8 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Get(id, viewer.id, response);
+  MatchView view;
+  return MatchAnswer(matches_.Get(id, viewer.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
@@ -169,7 +171,10 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
   move.pit = request->pit();
   if (request->has_expected_ply()) move.expected_ply = request->expected_ply();
   move.request_id = request->request_id();
-  return matches_.Play(id, move, response);
+  MoveReply reply;
+  absl::Status s = matches_.Play(id, move, &reply);
+  if (s.ok()) s = ToProto(reply, response);
+  return ToGrpc(s);
 }
 
 grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
@@ -182,7 +187,8 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Resign(id, caller.id, response);
+  MatchView view;
+  return MatchAnswer(matches_.Resign(id, caller.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
@@ -214,7 +220,10 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
   if (request->invite_code().empty()) return Invalid("invite_code is empty");
   std::optional<int> seat;
   if (request->has_seat()) seat = request->seat();
-  return matches_.Join(request->invite_code(), seat, caller.id, response);
+  MatchView view;
+  return MatchAnswer(
+      matches_.Join(request->invite_code(), seat, caller.id, &view), view,
+      response);
 }
 
 grpc::Status MatchServiceImpl::CancelMatch(
@@ -227,7 +236,8 @@ grpc::Status MatchServiceImpl::CancelMatch(
       !s.ok()) {
     return s;
   }
-  return matches_.Cancel(id, caller.id, response);
+  MatchView view;
+  return MatchAnswer(matches_.Cancel(id, caller.id, &view), view, response);
 }
 
 grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
@@ -240,7 +250,8 @@ grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  return matches_.Rematch(id, caller.id, response);
+  MatchView view;
+  return MatchAnswer(matches_.Rematch(id, caller.id, &view), view, response);
 }
 
 grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
@@ -256,12 +267,12 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
                      std::to_string(request->after_ply()));
   }
   if (status.ok()) {
-    status = matches_.Watch(id, viewer.id, request->after_ply(), sink);
+    status = ToGrpc(matches_.Watch(id, viewer.id, request->after_ply(), sink));
   }
   LiveMatches* matches = &matches_;
   auto* reactor = new EventReactor<v1::WatchEvent>(
-      sink, [matches, id, sink] { matches->Unwatch(id, sink); });
-  if (!status.ok()) sink->Close(status);
+      sink->stream(), [matches, id, sink] { matches->Unwatch(id, sink); });
+  if (!status.ok()) sink->stream()->Close(status);
   reactor->Start();
   return reactor;
 }

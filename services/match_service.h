@@ -8,6 +8,7 @@
 
 #include "mancala/v1/match_service.grpc.pb.h"
 #include "services/auth.h"
+#include "services/event_stream.h"
 #include "services/live_matches.h"
 #include "storage/store.h"
 
@@ -21,9 +22,9 @@ class MatchServiceImpl final
  public:
   // `max_queued_events`: events a WatchMatch stream may fall behind before
   // it is dropped with RESOURCE_EXHAUSTED (event_stream.h).
-  MatchServiceImpl(storage::Store& store, Authenticator& auth,
-                   LiveMatches& matches,
-                   size_t max_queued_events = WatchSink::kDefaultMaxQueued)
+  MatchServiceImpl(
+      storage::Store& store, Authenticator& auth, LiveMatches& matches,
+      size_t max_queued_events = EventSink<v1::WatchEvent>::kDefaultMaxQueued)
       : store_(store),
         auth_(auth),
         matches_(matches),

@@ -1,7 +1,6 @@
 #include "services/match_shape.h"
 
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {
@@ -9,26 +8,35 @@ namespace {
 
 constexpr char kRotate[] = "rotate_first_player";
 
+bool KnownGame(const std::string& name) {
+  for (engine::Game g : {engine::Game::kKalah, engine::Game::kOware,
+                         engine::Game::kCongkak, engine::Game::kMancalaBasic}) {
+    if (engine::GameName(g) == name) return true;
+  }
+  return false;
+}
+
 // The checks shared by requests and stored matches; `options` without
 // rotate_first_player.
-grpc::Status CheckShape(const std::string& game, int seats,
+absl::Status CheckShape(const std::string& game, int seats,
                         const std::string& seats_field,
                         const engine::OptionMap& options, int turn_limit_s,
                         bool rotate_first_player, MatchShape* out) {
   const int max_seats = game == "mancala_basic" ? 4 : 2;
   if (seats < 2 || seats > max_seats) {
-    return Invalid(seats_field + " must be " +
-                   (max_seats == 2 ? "2" : "2 to 4") + " for " + game +
-                   ", got " + std::to_string(seats));
+    return InvalidField(seats_field + " must be " +
+                        (max_seats == 2 ? "2" : "2 to 4") + " for " + game +
+                        ", got " + std::to_string(seats));
   }
   if (turn_limit_s != 0 && turn_limit_s != 30 && turn_limit_s != 60) {
-    return Invalid("turn_time_limit_seconds must be 0 (none), 30 or 60, got " +
-                   std::to_string(turn_limit_s));
+    return InvalidField(
+        "turn_time_limit_seconds must be 0 (none), 30 or 60, got " +
+        std::to_string(turn_limit_s));
   }
   auto parsed = engine::ParseRules(game, options, seats);
   if (auto* err = std::get_if<engine::RulesError>(&parsed)) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                 err->message);
+    return DomainError(absl::StatusCode::kInvalidArgument, "INVALID_OPTION",
+                       err->message);
   }
   out->game = game;
   out->seats = seats;
@@ -37,28 +45,28 @@ grpc::Status CheckShape(const std::string& game, int seats,
   out->options.erase(kRotate);  // A match setting, not a rule.
   out->turn_limit_s = turn_limit_s;
   out->rotate_first_player = rotate_first_player;
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-grpc::Status ShapeFromRequest(v1::Game game, int seats,
+absl::Status ShapeFromRequest(const std::optional<std::string>& name, int seats,
                               const std::string& seats_field,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out) {
-  std::optional<std::string> name = GameName(game);
   if (!name.has_value()) {
-    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
+    return InvalidField("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
   }
   engine::OptionMap rule_options = options;
   bool rotate = true;
   if (auto it = rule_options.find(kRotate); it != rule_options.end()) {
     std::optional<bool> on = engine::ParseOnOff(it->second);
     if (!on.has_value()) {
-      return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_OPTION",
-                   "option \"rotate_first_player\" must be one of on, off "
-                   "(got \"" +
-                       it->second + "\")");
+      return DomainError(
+          absl::StatusCode::kInvalidArgument, "INVALID_OPTION",
+          "option \"rotate_first_player\" must be one of on, off "
+          "(got \"" +
+              it->second + "\")");
     }
     rotate = *on;
     rule_options.erase(it);
@@ -67,18 +75,18 @@ grpc::Status ShapeFromRequest(v1::Game game, int seats,
                     rotate, out);
 }
 
-grpc::Status ShapeFromRecord(const storage::MatchRecord& record,
+absl::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out) {
-  grpc::Status s =
-      GameFromName(record.game) == v1::GAME_UNSPECIFIED
-          ? Invalid("unknown game \"" + record.game + "\"")
+  absl::Status s =
+      !KnownGame(record.game)
+          ? InvalidField("unknown game \"" + record.game + "\"")
           : CheckShape(record.game, static_cast<int>(record.seats.size()),
                        "seats", record.options, record.turn_limit_s,
                        record.rotate_first_player, out);
   if (s.ok()) return s;
-  return BadStoredData(
+  return StoredDataLoss(
       "stored " + MatchName(record.id) +
-      " has a shape the service cannot play: " + s.error_message());
+      " has a shape the service cannot play: " + std::string(s.message()));
 }
 
 }  // namespace mancala::services

@@ -12,12 +12,11 @@
 #ifndef MANCALA_SERVICES_MATCH_SHAPE_H_
 #define MANCALA_SERVICES_MATCH_SHAPE_H_
 
-#include <grpcpp/grpcpp.h>
-
+#include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "engine/rules.h"
-#include "mancala/v1/game.pb.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -33,19 +32,21 @@ struct MatchShape {
   engine::Rules rules;  // The parsed rules, for `seats` players.
 };
 
-// Checks a request's shape. `options` may hold rotate_first_player (on/off);
+// Checks a request's shape. `game` is the engine wire name of the request's
+// game (convert.h GameName), nullopt if it names none. `options` may hold
+// rotate_first_player (on/off);
 // `seats_field` names the request field that gave `seats` in messages.
 // INVALID_ARGUMENT: reason INVALID_OPTION for an option the rules refuse,
 // INVALID_ARGUMENT otherwise; the message names the field and the allowed
 // values.
-grpc::Status ShapeFromRequest(v1::Game game, int seats,
+absl::Status ShapeFromRequest(const std::optional<std::string>& game, int seats,
                               const std::string& seats_field,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out);
 
 // Checks a stored match's shape. DATA_LOSS (BadStoredData) if the store
 // holds a shape the service would never have accepted.
-grpc::Status ShapeFromRecord(const storage::MatchRecord& record,
+absl::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out);
 
 }  // namespace mancala::services

@@ -4,25 +4,25 @@
 
 #include <algorithm>
 
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
 #include "services/live_matches.h"
 #include "services/match_errors.h"
 #include "services/watch_events.h"
 
 namespace mancala::services {
 
-grpc::Status LiveMatches::Watch(const std::string& id,
+absl::Status LiveMatches::Watch(const std::string& id,
                                 const std::string& viewer_id, int64_t after_ply,
                                 std::shared_ptr<WatchSink> sink) {
   LivePtr live;
-  if (grpc::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
-  if (closed_) return ShuttingDown("watch again");
+  if (closed_) return ShuttingDownError("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
-    return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "TOO_MANY_WATCHERS",
-                 "this match has " + std::to_string(options_.max_watchers) +
-                     " watchers already; try again later");
+    return DomainError(
+        absl::StatusCode::kResourceExhausted, "TOO_MANY_WATCHERS",
+        "this match has " + std::to_string(options_.max_watchers) +
+            " watchers already; try again later");
   }
   const int64_t ply = live->record.ply;
   if (after_ply > ply) return PlyAhead(after_ply, ply);
@@ -32,22 +32,25 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   // under the match lock, so no move slips between stored and live ones.
   if (after_ply > 0 && after_ply < ply) {
     auto rows = store_.ListMoves(id, after_ply + 1, ply - after_ply);
-    if (!rows.ok()) return FromStorage(rows.status());
+    if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
-      v1::WatchEvent e;
-      if (grpc::Status s = ToProto(row, e.mutable_move()); !s.ok()) return s;
-      sink->PushBacklog(e);
+      if (absl::Status s = sink->PushBacklog(MoveEvent(MoveOf(row))); !s.ok()) {
+        return s;
+      }
     }
   }
-  v1::Match snapshot;
+  MatchView snapshot;
   Touch(*live, viewer_id);
   Snapshot(*live, &snapshot);
   // The catch-up and the snapshot are the stream's backlog, outside the
   // queue cap (event_stream.h): resuming from any ply works.
-  sink->PushBacklog(MatchEvent(snapshot, false));
+  if (absl::Status s = sink->PushBacklog(MatchEvent(snapshot, false));
+      !s.ok()) {
+    return s;
+  }
   if (live->ended()) {
     sink->Push(MatchEvent(snapshot, true), /*last=*/true);
-    return grpc::Status::OK;
+    return absl::OkStatus();
   }
   for (size_t i = 0; i < live->record.seats.size(); ++i) {
     if (live->HoldsSeat(viewer_id, i)) {
@@ -58,7 +61,7 @@ grpc::Status LiveMatches::Watch(const std::string& id,
   live->watchers.push_back(std::move(sink));
   live->WatchersChanged();
   if (!live->fanout) live->fanout = fanout_.NewStrand();
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 int LiveMatches::WatcherCount(const std::string& id) {
@@ -88,14 +91,14 @@ void LiveMatches::Unwatch(const std::string& id,
   for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
-void LiveMatches::Broadcast(Live& live, v1::WatchEvent event, bool last) {
+void LiveMatches::Broadcast(Live& live, WatchEventView event, bool last) {
   if (!live.audience) return;
+  // Converted to the wire once, on the fan-out thread, off the mover's
+  // path (watch_sink.h Deliver()).
   live.fanout->Post(
       [audience = live.audience,
-       shared = std::make_shared<const v1::WatchEvent>(std::move(event)),
-       last] {
-        for (const auto& sink : *audience) sink->Push(shared, last);
-      });
+       shared = std::make_shared<const WatchEventView>(std::move(event)),
+       last] { Deliver(*audience, *shared, last); });
   if (last) {
     for (auto& sink : live.watchers) {
       for (int seat : sink->seats) live.clock.StreamClosed(seat, std::nullopt);
@@ -120,7 +123,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(ShuttingDown("watch again"));
+      sink->Close(ShuttingDownError("watch again"));
     }
   }
 }

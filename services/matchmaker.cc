@@ -57,10 +57,11 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
                                  const v1::FindMatchRequest& request,
                                  std::shared_ptr<FindSink> sink) {
   MatchShape shape;
-  if (grpc::Status s = ShapeFromRequest(
-          request.game(), request.players() == 0 ? 2 : request.players(),
-          "players", {request.options().begin(), request.options().end()},
-          request.turn_time_limit_seconds(), &shape);
+  if (grpc::Status s = ToGrpc(ShapeFromRequest(
+          GameName(request.game()),
+          request.players() == 0 ? 2 : request.players(), "players",
+          {request.options().begin(), request.options().end()},
+          request.turn_time_limit_seconds(), &shape));
       !s.ok()) {
     return s;
   }
@@ -335,8 +336,9 @@ void Matchmaker::SendUpdates(const std::string& key) {
 
 void Matchmaker::Start(std::vector<Formed> formed) {
   for (Formed& f : formed) {
+    MatchView view;
     v1::Match match;
-    grpc::Status s = matches_.Create(f.match, &match);
+    grpc::Status s = MatchAnswer(matches_.Create(f.match, &view), view, &match);
     std::vector<std::string> back;  // Other nodes' searchers: search again.
     for (size_t seat = 0; seat < f.members.size(); ++seat) {
       const storage::QueueEntry& m = f.members[seat];

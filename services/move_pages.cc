@@ -1,5 +1,6 @@
 #include "services/move_pages.h"
 
+#include "services/convert.h"
 #include "services/errors.h"
 #include "services/page_token.h"
 #include "services/reply_budget.h"
@@ -32,12 +33,18 @@ grpc::Status ReadMovePage(LiveMatches& matches, const MovePageRequest& request,
     }
     if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
   }
-  std::vector<v1::Move> page;
+  std::vector<MoveView> views;
   bool finished = false;
-  if (grpc::Status s = matches.ListMoves(request.match_id, from_ply, limit,
-                                         &page, &finished);
+  if (grpc::Status s = ToGrpc(matches.ListMoves(request.match_id, from_ply,
+                                                limit, &views, &finished));
       !s.ok()) {
     return s;
+  }
+  std::vector<v1::Move> page(views.size());
+  for (size_t i = 0; i < views.size(); ++i) {
+    if (absl::Status s = ToProto(views[i], &page[i]); !s.ok()) {
+      return ToGrpc(s);
+    }
   }
   const size_t taken = ItemsWithinBudget(page);
   const bool cut = taken < page.size();

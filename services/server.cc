@@ -230,14 +230,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     impl->matches->SetCluster(impl->cluster.get());
     claim = [node = impl->cluster.get()](const CpuTurn& turn) {
       return node->Claim(turn.match_id, turn.ply,
-                         turn.reason == v1::Move::STAND_IN);
+                         turn.reason == CpuReason::kStandIn);
     };
   }
   impl->cpu = std::make_unique<CpuWorker>(
       *impl->matches, options.cpu_threads, options.cpu_budget_ms,
       [live](const CpuTurn& turn) {  // The match's creator.
-        v1::Match m;
-        return live->Get(turn.match_id, "", &m).ok() ? m.creator() : "";
+        MatchView m;
+        return live->Get(turn.match_id, "", &m).ok() ? PlayerName(m.creator_id)
+                                                     : "";
       },
       &impl->metrics, std::move(claim));
   CpuWorker* cpu = impl->cpu.get();

@@ -44,14 +44,14 @@ bool TurnClock::PresenceChanged(int seat, int64_t now) {
   return true;
 }
 
-v1::Move::CpuReason TurnClock::Due(int seat, bool cpu_seat, int64_t now,
-                                   bool* stand_in_began) {
+CpuReason TurnClock::Due(int seat, bool cpu_seat, int64_t now,
+                         bool* stand_in_began) {
   *stand_in_began = false;
-  if (cpu_seat) return v1::Move::CPU_SEAT;
-  if (deadline_ms_ > 0 && now >= deadline_ms_) return v1::Move::TURN_TIMEOUT;
-  if (Present(seat, now)) return v1::Move::CPU_REASON_UNSPECIFIED;
+  if (cpu_seat) return CpuReason::kCpuSeat;
+  if (deadline_ms_ > 0 && now >= deadline_ms_) return CpuReason::kTurnTimeout;
+  if (Present(seat, now)) return CpuReason::kNone;
   *stand_in_began = BeginStandIn(seat);
-  return v1::Move::STAND_IN;
+  return CpuReason::kStandIn;
 }
 
 bool TurnClock::BeginStandIn(int seat) {

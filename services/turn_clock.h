@@ -49,9 +49,17 @@
 #include <optional>
 #include <vector>
 
-#include "mancala/v1/match_service.pb.h"
-
 namespace mancala::services {
+
+// Why the computer moves for a seat. The numbers are mancala.v1.Move's
+// CpuReason values (and storage::DueReason's), as MoveRow::cpu_reason
+// stores them (convert.cc checks they agree).
+enum class CpuReason {
+  kNone = 0,
+  kCpuSeat = 1,
+  kTurnTimeout = 2,
+  kStandIn = 3
+};
 
 class TurnClock {
  public:
@@ -80,10 +88,9 @@ class TurnClock {
   bool PresenceChanged(int seat, int64_t now);
 
   // Rule 4: why the computer must move for `seat` now, or
-  // CPU_REASON_UNSPECIFIED (wait for the player). A STAND_IN that begins
-  // now sets `*stand_in_began` (announce it: the seat is absent).
-  v1::Move::CpuReason Due(int seat, bool cpu_seat, int64_t now,
-                          bool* stand_in_began);
+  // kNone (wait for the player). A kStandIn that begins now sets
+  // `*stand_in_began` (announce it: the seat is absent).
+  CpuReason Due(int seat, bool cpu_seat, int64_t now, bool* stand_in_began);
   // Rule 4 or 7: the CPU stands in for `seat` (the store says its player
   // is absent); true if the stand-in begins now (announce it).
   bool BeginStandIn(int seat);

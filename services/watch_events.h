@@ -1,19 +1,49 @@
-// WatchEvents built from a match snapshot, shared by the paths that tell
-// watchers about a match (join, cancel, a new watch).
+// WatchEventViews (match_views.h) the match domain tells its watchers,
+// one builder per kind.
 // Thread-safety: pure functions.
 
 #ifndef MANCALA_SERVICES_WATCH_EVENTS_H_
 #define MANCALA_SERVICES_WATCH_EVENTS_H_
 
-#include "mancala/v1/match_service.pb.h"
+#include <cstdint>
+#include <utility>
+
+#include "services/match_views.h"
 
 namespace mancala::services {
 
-// The match as a WatchEvent: `finished` (the stream's last event) once the
+// The match as an event: `finished` (the stream's last event) once the
 // match has ended, `match` otherwise.
-inline v1::WatchEvent MatchEvent(const v1::Match& match, bool finished) {
-  v1::WatchEvent e;
-  *(finished ? e.mutable_finished() : e.mutable_match()) = match;
+inline WatchEventView MatchEvent(MatchView match, bool finished) {
+  WatchEventView e;
+  e.kind =
+      finished ? WatchEventView::Kind::kFinished : WatchEventView::Kind::kMatch;
+  e.match = std::move(match);
+  return e;
+}
+
+inline WatchEventView MoveEvent(MoveView move) {
+  WatchEventView e;
+  e.kind = WatchEventView::Kind::kMove;
+  e.move = std::move(move);
+  return e;
+}
+
+inline WatchEventView PresenceEvent(int seat, bool present,
+                                    bool cpu_standing_in) {
+  WatchEventView e;
+  e.kind = WatchEventView::Kind::kPresence;
+  e.seat = seat;
+  e.present = present;
+  e.cpu_standing_in = cpu_standing_in;
+  return e;
+}
+
+inline WatchEventView DeadlineEvent(int seat, int64_t deadline_ms) {
+  WatchEventView e;
+  e.kind = WatchEventView::Kind::kDeadline;
+  e.seat = seat;
+  e.deadline_ms = deadline_ms;
   return e;
 }
 

@@ -100,5 +100,29 @@ TEST_F(StoredDataTest, UnknownCpuReasonOfAStoredMoveIsDataLoss) {
                  "unknown CPU reason 99");
 }
 
+// VerifyMatch compares the stored result with a replay of the moves (the
+// match domain reports, the edge builds the response).
+TEST_F(StoredDataTest, VerifyFindsAStoredResultThatDiffersFromTheReplay) {
+  TestPlayer a = NewPlayer(), b = NewPlayer();
+  v1::Match m = TwoPlayers(a, b);
+  v1::ResignRequest resign;
+  resign.set_name(m.name());
+  v1::Match ended;
+  auto ctx = Ctx(a.token);
+  ASSERT_TRUE(matches_->Resign(ctx.get(), resign, &ended).ok());
+  ASSERT_EQ(ended.state(), v1::Match::FINISHED);
+  Corrupt("UPDATE matches SET result = '' WHERE id = ?", m);
+  v1::VerifyMatchRequest v;
+  v.set_name(m.name());
+  v1::VerifyMatchResponse vr;
+  auto admin = Ctx(kAdminToken);
+  ASSERT_TRUE(admin_->VerifyMatch(admin.get(), v, &vr).ok());
+  EXPECT_FALSE(vr.consistent());
+  EXPECT_EQ(vr.detail(), "stored result differs from the replayed one");
+  EXPECT_FALSE(vr.has_stored_result());
+  EXPECT_EQ(vr.replayed_result().end_reason(), v1::RESIGNATION);
+  EXPECT_EQ(vr.replayed_result().winner(), 1);  // Seat 0 resigned.
+}
+
 }  // namespace
 }  // namespace mancala::testing

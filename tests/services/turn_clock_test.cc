@@ -29,21 +29,20 @@ TEST(TurnClockTest, CpuSeatThenTimeoutThenAbsenceDecideWhoMoves) {
   clock.StartMatch(kStart);
   bool began = false;
   EXPECT_EQ(clock.Due(0, /*cpu_seat=*/true, kStart, &began),
-            v1::Move::CPU_SEAT);
-  EXPECT_EQ(clock.Due(0, false, kStart + kGrace - 1, &began),
-            v1::Move::CPU_REASON_UNSPECIFIED);
+            CpuReason::kCpuSeat);
+  EXPECT_EQ(clock.Due(0, false, kStart + kGrace - 1, &began), CpuReason::kNone);
   EXPECT_FALSE(began);
   // Absent (grace over) but the deadline not yet passed: the CPU stands in,
   // and says so once.
-  EXPECT_EQ(clock.Due(0, false, kStart + kGrace, &began), v1::Move::STAND_IN);
+  EXPECT_EQ(clock.Due(0, false, kStart + kGrace, &began), CpuReason::kStandIn);
   EXPECT_TRUE(began);
   EXPECT_TRUE(clock.StandingIn(0));
   EXPECT_EQ(clock.Due(0, false, kStart + kGrace + 1, &began),
-            v1::Move::STAND_IN);
+            CpuReason::kStandIn);
   EXPECT_FALSE(began);
   // A passed deadline wins over absence.
   EXPECT_EQ(clock.Due(0, false, kStart + 60'000, &began),
-            v1::Move::TURN_TIMEOUT);
+            CpuReason::kTurnTimeout);
 }
 
 TEST(TurnClockTest, OpenStreamKeepsPresentAndGraceRunsFromItsClose) {
@@ -63,12 +62,11 @@ TEST(TurnClockTest, ReturningPlayerTakesTheSeatBack) {
   TurnClock clock(2, 0, kGrace);
   clock.StartMatch(kStart);
   bool began = false;
-  ASSERT_EQ(clock.Due(0, false, kStart + kGrace, &began), v1::Move::STAND_IN);
+  ASSERT_EQ(clock.Due(0, false, kStart + kGrace, &began), CpuReason::kStandIn);
   EXPECT_TRUE(clock.Seen(0, kStart + kGrace + 5));
   EXPECT_FALSE(clock.StandingIn(0));
   EXPECT_FALSE(clock.Seen(0, kStart + kGrace + 6));  // Not stood in now.
-  EXPECT_EQ(clock.Due(0, false, kStart + kGrace + 6, &began),
-            v1::Move::CPU_REASON_UNSPECIFIED);
+  EXPECT_EQ(clock.Due(0, false, kStart + kGrace + 6, &began), CpuReason::kNone);
 }
 
 // Rule 7: a stand-in claimed from the store's sweep begins on a player this
