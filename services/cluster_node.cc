@@ -88,6 +88,22 @@ void ClusterNode::Warn(const char* what, const absl::Status& s) {
 void ClusterNode::Beat() {
   absl::Status s = tables_.nodes->Heartbeat(options_.node_id);
   if (!s.ok()) Warn("heartbeat", s);
+  ForgetDeadNodes();
+}
+
+void ClusterNode::ForgetDeadNodes() {
+  const int64_t now = clock_.NowMs();
+  if (now - last_forgot_ms_ < 60'000) return;
+  last_forgot_ms_ = now;
+  absl::StatusOr<int> n = tables_.nodes->Forget(options_.forget_after_ms);
+  if (!n.ok()) {
+    Warn("forgetting dead nodes", n.status());
+  } else if (*n > 0) {
+    spdlog::info(
+        "cluster node {}: deleted the rows of {} node(s) silent for "
+        "over {} s",
+        options_.node_id, *n, options_.forget_after_ms / 1000);
+  }
 }
 
 bool ClusterNode::Claim(const std::string& match_id, int64_t ply,

@@ -54,6 +54,10 @@ struct ClusterOptions {
   // How long a claim holds: the longest CPU search and its move, with room.
   int64_t claim_ttl_ms = 10'000;
   int sweep_limit = 64;  // Due turns taken per sweep.
+  // Rows of nodes silent this long are deleted (about once a minute, by
+  // every node): long past the grace period, so nothing reads them as
+  // alive, yet kept a while for an operator looking at a crash.
+  int64_t forget_after_ms = 3'600'000;
 };
 
 // hostname-pid-6 random hex digits.
@@ -88,6 +92,8 @@ class ClusterNode {
               DueListener on_due);
   void Beat();
   void Sweep();
+  // Deletes long-dead nodes' rows if a minute has passed since the last time.
+  void ForgetDeadNodes();
   // Writes the presence marks queued by SeatSeen().
   void WriteSeen();
   // Waits `every` or until stopping; false once stopping.
@@ -107,6 +113,7 @@ class ClusterNode {
   std::map<std::pair<std::string, int>, int64_t> written_ ABSL_GUARDED_BY(mu_);
   std::map<std::pair<std::string, int>, int64_t> pending_ ABSL_GUARDED_BY(mu_);
   int64_t last_warned_ms_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t last_forgot_ms_ = 0;  // Heartbeat thread only.
   std::atomic<int64_t> sweeps_{0};
   std::thread beater_, sweeper_;
 };

@@ -33,6 +33,11 @@ class NodeRegistry {
   // the database's clock, in id order.
   virtual absl::StatusOr<std::vector<std::string>> LiveNodes(
       int64_t dead_after_ms) = 0;
+  // Deletes the rows of nodes silent for longer than `silent_ms` (killed
+  // nodes never Remove() theirs; each restart is a new id) and returns how
+  // many. Only the row goes: a seat last seen by a node without a row counts
+  // as seen by a dead node, exactly as before.
+  virtual absl::StatusOr<int> Forget(int64_t silent_ms) = 0;
 };
 
 }  // namespace mancala::storage

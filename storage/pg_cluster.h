@@ -24,6 +24,7 @@ class PgNodeRegistry final : public NodeRegistry {
   absl::Status Remove(const std::string& node_id) override;
   absl::StatusOr<std::vector<std::string>> LiveNodes(
       int64_t dead_after_ms) override;
+  absl::StatusOr<int> Forget(int64_t silent_ms) override;
 
  private:
   PgPool& pool_;

@@ -1,6 +1,7 @@
 // A node of a cluster on PostgreSQL (services/cluster_node.h): its
-// heartbeat row, its sweep handing each due turn to exactly one node, a
-// stopped node's turn taken by its peer, and presence marks written once.
+// heartbeat row, long-dead nodes' rows deleted, its sweep handing each due turn
+// to exactly one node, a stopped node's turn taken by its peer, and presence
+// marks written once.
 
 #include "services/cluster_node.h"
 
@@ -99,6 +100,21 @@ TEST_F(ClusterNodeTest, AHeartbeatRowLivesFromStartToStop) {
   a->Stop();
   EXPECT_EQ(Scalar("SELECT count(*) FROM nodes"), "0");
   a->Stop();  // Idempotent.
+}
+
+TEST_F(ClusterNodeTest, ANodeDeletesTheRowsOfNodesDeadForOverAnHour) {
+  // Z was killed two hours ago, Y ten minutes ago (neither removed its row).
+  ASSERT_EQ(Scalar("WITH i AS (INSERT INTO nodes (id, heartbeat_at) VALUES "
+                   "('Z', now() - interval '2 hours'), "
+                   "('Y', now() - interval '10 minutes') RETURNING 1) "
+                   "SELECT count(*) FROM i"),
+            "2");
+  auto a = Start("A");
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(WaitFor([&] {
+    return Scalar("SELECT count(*) FROM nodes WHERE id = 'Z'") == "0";
+  }));
+  EXPECT_EQ(Scalar("SELECT string_agg(id, ',' ORDER BY id) FROM nodes"), "A,Y");
 }
 
 TEST_F(ClusterNodeTest, ADueTurnGoesToOneNodeAndToItsPeerWhenItStops) {

@@ -102,6 +102,19 @@ TEST_F(PgDueTurnsTest, HeartbeatsMakeNodesLiveAndRemoveEndsThem) {
   EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"A"}));
 }
 
+TEST_F(PgDueTurnsTest, ForgetDeletesOnlyTheRowsSilentForLongerThanAsked) {
+  ASSERT_TRUE(nodes_->Heartbeat("C").ok());
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 hours' "
+      "WHERE id = 'A'");
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '30 minutes' "
+      "WHERE id = 'C'");
+  EXPECT_EQ(*nodes_->Forget(3'600'000), 1);  // A only: silent for 2 h > 1 h.
+  EXPECT_EQ(Scalar("SELECT string_agg(id, ',' ORDER BY id) FROM nodes"), "B,C");
+  EXPECT_EQ(*nodes_->Forget(3'600'000), 0);
+  EXPECT_EQ(*nodes_->Forget(20 * 60'000), 1);  // C: 30 min > 20 min.
+  EXPECT_EQ(Scalar("SELECT string_agg(id, ',' ORDER BY id) FROM nodes"), "B");
+}
+
 TEST_F(PgDueTurnsTest, TheAppendStoresTheDueTimeOnTheDatabaseClock) {
   CreateMatch("m1", 30);
   ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());
