@@ -26,8 +26,7 @@ using google::protobuf::util::TimeUtil;
 class Connection {
  public:
   Connection(const std::string& server, int deadline_ms)
-      : channel_(
-            grpc::CreateChannel(server, grpc::InsecureChannelCredentials())),
+      : channel_(Dial(server)),
         players(v1::PlayerService::NewStub(channel_)),
         matches(v1::MatchService::NewStub(channel_)),
         deadline_ms_(deadline_ms) {}
@@ -157,6 +156,8 @@ grpc::Status Session::Setup() {
                               "' (kalah, oware, congkak, mancala_basic)");
     }
     v1::CreateMatchRequest req;
+    // A retry (rpc.h Dial) after a lost reply returns this match again.
+    req.set_request_id(std::to_string(rng_()));
     req.set_game(*game);
     req.mutable_options()->insert(o_.options.begin(), o_.options.end());
     req.set_ranked(o_.ranked);

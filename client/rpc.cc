@@ -12,8 +12,36 @@
 
 namespace mancala::cli {
 
+const char kRetryServiceConfig[] = R"json({
+  "methodConfig": [{
+    "name": [
+      {"service": "mancala.v1.MatchService", "method": "CreateMatch"},
+      {"service": "mancala.v1.MatchService", "method": "SubmitMove"},
+      {"service": "mancala.v1.MatchService", "method": "GetMatch"},
+      {"service": "mancala.v1.MatchService", "method": "ListMoves"},
+      {"service": "mancala.v1.PlayerService", "method": "GetPlayer"},
+      {"service": "mancala.v1.RatingService"},
+      {"service": "mancala.v1.MatchmakingService", "method": "GetQueueStats"},
+      {"service": "mancala.v1.AdminService", "method": "ListMatches"},
+      {"service": "mancala.v1.AdminService", "method": "GetMatchHistory"},
+      {"service": "mancala.v1.AdminService", "method": "ListAuditLog"},
+      {"service": "mancala.v1.AdminService", "method": "VerifyMatch"}
+    ],
+    "retryPolicy": {
+      "maxAttempts": 4,
+      "initialBackoff": "0.2s",
+      "maxBackoff": "2s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+})json";
+
 std::shared_ptr<grpc::Channel> Dial(const std::string& server) {
-  return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  grpc::ChannelArguments args;
+  args.SetServiceConfigJSON(kRetryServiceConfig);
+  return grpc::CreateCustomChannel(server, grpc::InsecureChannelCredentials(),
+                                   args);
 }
 
 std::unique_ptr<grpc::ClientContext> CallContext(const std::string& token,

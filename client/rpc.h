@@ -19,8 +19,18 @@
 
 namespace mancala::cli {
 
-// A plaintext channel to `server` (host:port).
+// A plaintext channel to `server` (host:port) whose calls that are safe to
+// repeat are retried on UNAVAILABLE (kRetryServiceConfig): a node that stops
+// or dies behind a load balancer costs those calls nothing.
 std::shared_ptr<grpc::Channel> Dial(const std::string& server);
+
+// The gRPC service config Dial() sets (JSON, gRPC's service config format):
+// on UNAVAILABLE, up to 4 attempts, backoff 0.2 s doubling to at most 2 s,
+// for the reads and for the two writes whose request_id makes a repeat
+// return the first answer (CreateMatch, SubmitMove; the CLI always sets
+// it). Other writes (JoinMatch, Resign, ...) are not retried: their repeat
+// is not guaranteed to be harmless.
+extern const char kRetryServiceConfig[];
 
 // A context for one call: `authorization: Bearer <token>` when `token` is
 // set, and a deadline `deadline_ms` from now (0 = none, for streams).
