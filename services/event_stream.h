@@ -9,7 +9,7 @@
 // (PushBacklog: WatchMatch's catch-up moves, bounded by the match's length)
 // does not count, so a dropped watcher can always resume from its ply. Used for
 // WatchMatch (WatchSink, watch_sink.h) and FindMatch (FindSink,
-// matchmaker.h). Thread-safety: Push() and Close() from any thread.
+// find_sink.h). Thread-safety: Push() and Close() from any thread.
 
 #ifndef MANCALA_SERVICES_EVENT_STREAM_H_
 #define MANCALA_SERVICES_EVENT_STREAM_H_

@@ -1,7 +1,5 @@
 #include "services/matchmaker.h"
 
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -9,8 +7,8 @@
 #include "engine/rules.h"
 #include "ratings/glicko2.h"
 #include "services/auth.h"
-#include "services/convert.h"
-#include "services/errors.h"
+#include "services/domain_error.h"
+#include "services/search_codec.h"
 
 namespace mancala::services {
 namespace {
@@ -24,18 +22,22 @@ std::string QueueKey(const MatchShape& shape, bool ranked) {
   return key;
 }
 
-// The queue as GetQueueStats lists it (without its count), as JSON: the
-// queue_info every node can read back.
+// The queue as GetQueueStats lists it (without its count): the queue_info
+// every node can read back (search_codec.h).
 std::string QueueInfo(const MatchShape& shape, bool ranked) {
-  v1::QueueStats::Queue q;
-  q.set_game(GameFromName(shape.game));
-  q.mutable_options()->insert(shape.options.begin(), shape.options.end());
-  q.set_players(shape.seats);
-  q.set_ranked(ranked);
-  q.set_turn_time_limit_seconds(shape.turn_limit_s);
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(q, &json);
-  return json;
+  QueueView q;
+  q.game = shape.game;
+  q.options = shape.options;
+  q.seats = shape.seats;
+  q.ranked = ranked;
+  q.turn_limit_s = shape.turn_limit_s;
+  return EncodeQueueInfo(q);
+}
+
+absl::Status AlreadySearching() {
+  return DomainError(absl::StatusCode::kFailedPrecondition, "ALREADY_SEARCHING",
+                     "you are already searching for a match; cancel that "
+                     "search first");
 }
 
 }  // namespace
@@ -53,21 +55,13 @@ double Matchmaker::Window(int64_t waited_ms) const {
   return options_.window_start + options_.window_growth * waited_ms / 1000.0;
 }
 
-grpc::Status Matchmaker::Enqueue(const std::string& player_id,
-                                 const v1::FindMatchRequest& request,
+absl::Status Matchmaker::Enqueue(const std::string& player_id,
+                                 const SearchRequest& request,
                                  std::shared_ptr<FindSink> sink) {
-  MatchShape shape;
-  if (grpc::Status s = ToGrpc(ShapeFromRequest(
-          GameName(request.game()),
-          request.players() == 0 ? 2 : request.players(), "players",
-          {request.options().begin(), request.options().end()},
-          request.turn_time_limit_seconds(), &shape));
-      !s.ok()) {
-    return s;
-  }
-  const bool ranked = request.ranked();
-  if (request.accept_cpu_opponent() && ranked) {
-    return Invalid(
+  const MatchShape& shape = request.shape;
+  const bool ranked = request.ranked;
+  if (request.accept_cpu && ranked) {
+    return InvalidField(
         "accept_cpu_opponent is for casual queues only; ranked "
         "matches against the CPU are never rated");
   }
@@ -80,20 +74,16 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   entry.rating = ratings::kNewPlayer.rating;
   if (ranked) {
     auto rated = store_.GetRatings(shape.game, {player_id});
-    if (!rated.ok()) return FromStorage(rated.status());
+    if (!rated.ok()) return StorageFailure(rated.status());
     if (!rated->empty()) entry.rating = (*rated)[0].value.rating;
   }
-  entry.accept_cpu = request.accept_cpu_opponent();
-  const grpc::Status already =
-      Error(grpc::StatusCode::FAILED_PRECONDITION, "ALREADY_SEARCHING",
-            "you are already searching for a match; cancel that search "
-            "first");
+  entry.accept_cpu = request.accept_cpu;
   {
     // Known here before the queue has it, so a claim by another thread
     // always finds the stream.
     MutexLock lock(&mu_);
-    if (closed_) return ShuttingDown("search again");
-    if (local_.count(player_id) > 0) return already;
+    if (closed_) return ShuttingDownError("search again");
+    if (local_.count(player_id) > 0) return AlreadySearching();
     Local& l = local_[player_id];
     l.search_id = entry.search_id;
     l.queue_key = entry.queue_key;
@@ -105,7 +95,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   if (absl::Status s = queue_.Add(entry); !s.ok()) {
     MutexLock lock(&mu_);
     local_.erase(player_id);
-    return absl::IsAlreadyExists(s) ? already : FromStorage(s);
+    return absl::IsAlreadyExists(s) ? AlreadySearching() : StorageFailure(s);
   }
   {
     MutexLock lock(&mu_);
@@ -116,7 +106,7 @@ grpc::Status Matchmaker::Enqueue(const std::string& player_id,
   }
   Form(entry.queue_key);
   SendUpdates(entry.queue_key);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void Matchmaker::Leave(const std::string& player_id,
@@ -134,40 +124,38 @@ void Matchmaker::Leave(const std::string& player_id,
   (void)queue_.Remove(search_id);
 }
 
-grpc::Status Matchmaker::Cancel(const std::string& player_id, bool* cancelled) {
+absl::Status Matchmaker::Cancel(const std::string& player_id, bool* cancelled) {
   auto removed = queue_.Cancel(player_id);
-  if (!removed.ok()) return FromStorage(removed.status());
+  if (!removed.ok()) return StorageFailure(removed.status());
   *cancelled = *removed;
-  if (!*removed) return grpc::Status::OK;
+  if (!*removed) return absl::OkStatus();
   std::shared_ptr<FindSink> sink;
   {
     MutexLock lock(&mu_);
     auto it = local_.find(player_id);
-    if (it == local_.end()) return grpc::Status::OK;  // Another node's.
+    if (it == local_.end()) return absl::OkStatus();  // Another node's.
     sink = it->second.sink;
     local_.erase(it);
   }
-  sink->Close(grpc::Status(grpc::StatusCode::CANCELLED,
-                           "you left the queue (CancelFind)"));
-  return grpc::Status::OK;
+  sink->Close(SearchCancelled());
+  return absl::OkStatus();
 }
 
-grpc::Status Matchmaker::Stats(v1::Game game, v1::QueueStats* out) {
+absl::Status Matchmaker::Stats(const std::optional<std::string>& game,
+                               QueueStatsView* out) {
   auto counts = queue_.Counts();
-  if (!counts.ok()) return FromStorage(counts.status());
+  if (!counts.ok()) return StorageFailure(counts.status());
   int total = 0;
   for (const storage::QueueCount& c : *counts) {
-    v1::QueueStats::Queue q;
-    if (!google::protobuf::util::JsonStringToMessage(c.queue_info, &q).ok()) {
-      continue;  // Written by a newer build: counted in its own listing.
-    }
-    if (game != v1::GAME_UNSPECIFIED && q.game() != game) continue;
-    q.set_searching(c.searching);
-    *out->add_queues() = std::move(q);
+    std::optional<QueueView> q = DecodeQueueInfo(c.queue_info);
+    if (!q) continue;  // Written by a newer build: counted in its own listing.
+    if (game && q->game != *game) continue;
+    q->searching = c.searching;
+    out->queues.push_back(*std::move(q));
     total += c.searching;
   }
-  out->set_searching(total);
-  return grpc::Status::OK;
+  out->searching = total;
+  return absl::OkStatus();
 }
 
 void Matchmaker::Tick() {
@@ -186,7 +174,14 @@ void Matchmaker::Tick() {
     for (const storage::OwnSearch& s : *own) {
       held.insert(s.search_id);
       if (!s.match_id.empty()) {
-        Deliver(s.player_id, s.search_id, s.match_id, s.seat);
+        std::optional<std::string> match = DecodeSearchMatch(s.match_id);
+        if (match) {
+          Deliver(s.player_id, s.search_id, *match, s.seat);
+        } else {
+          End(s.player_id, s.search_id,
+              StoredDataLoss("search " + s.search_id + " was given " +
+                             s.match_id + ", not a match's name"));
+        }
         continue;
       }
       bool streamed = false;
@@ -201,9 +196,7 @@ void Matchmaker::Tick() {
     }
     for (const auto& [search_id, player] : before) {
       if (held.count(search_id) == 0) {
-        End(player, search_id,
-            grpc::Status(grpc::StatusCode::CANCELLED,
-                         "you left the queue (CancelFind)"));
+        End(player, search_id, SearchCancelled());
       }
     }
   }
@@ -225,7 +218,7 @@ void Matchmaker::CloseAll() {
       ends.push_back({player, l.search_id});
   }
   for (const auto& [player, search_id] : ends) {
-    End(player, search_id, ShuttingDown("search again"));
+    End(player, search_id, ShuttingDownError("search again"));
   }
 }
 
@@ -324,12 +317,11 @@ void Matchmaker::SendUpdates(const std::string& key) {
     if (!due) continue;
     l.last_update_ms = now;
     l.last_searching = n;
-    v1::FindMatchUpdate u;
-    u.mutable_waiting()->set_searching(n);
-    u.mutable_waiting()->set_waited_seconds((now - l.enqueued_ms) / 1000);
-    if (l.ranked) {
-      u.mutable_waiting()->set_rating_window(Window(now - l.enqueued_ms));
-    }
+    SearchUpdate u;
+    u.kind = SearchUpdate::Kind::kWaiting;
+    u.searching = n;
+    u.waited_s = (now - l.enqueued_ms) / 1000;
+    if (l.ranked) u.rating_window = Window(now - l.enqueued_ms);
     l.sink->Push(u);
   }
 }
@@ -337,18 +329,17 @@ void Matchmaker::SendUpdates(const std::string& key) {
 void Matchmaker::Start(std::vector<Formed> formed) {
   for (Formed& f : formed) {
     MatchView view;
-    v1::Match match;
-    grpc::Status s = MatchAnswer(matches_.Create(f.match, &view), view, &match);
+    const absl::Status s = matches_.Create(f.match, &view);
     std::vector<std::string> back;  // Other nodes' searchers: search again.
     for (size_t seat = 0; seat < f.members.size(); ++seat) {
       const storage::QueueEntry& m = f.members[seat];
       const bool mine = m.node_id == queue_.node_id();
       if (s.ok() && mine) {
-        Deliver(m.player_id, m.search_id, match.name(), seat);
+        Deliver(m.player_id, m.search_id, view.id, seat);
       } else if (s.ok()) {
         // Its node delivers it on its next Tick. If this fails, the claim
         // lapses and the searcher is searching again.
-        (void)queue_.Assign(m.search_id, match.name(), seat);
+        (void)queue_.Assign(m.search_id, EncodeSearchMatch(view.id), seat);
       } else if (mine) {
         End(m.player_id, m.search_id, s);
       } else {
@@ -360,15 +351,16 @@ void Matchmaker::Start(std::vector<Formed> formed) {
 }
 
 void Matchmaker::Deliver(const std::string& player_id,
-                         const std::string& search_id, const std::string& match,
-                         int seat) {
+                         const std::string& search_id,
+                         const std::string& match_id, int seat) {
   {
     MutexLock lock(&mu_);
     auto it = local_.find(player_id);
     if (it != local_.end() && it->second.search_id == search_id) {
-      v1::FindMatchUpdate u;
-      u.mutable_found()->set_match(match);
-      u.mutable_found()->set_seat(seat);
+      SearchUpdate u;
+      u.kind = SearchUpdate::Kind::kFound;
+      u.match_id = match_id;
+      u.seat = seat;
       // Under mu_ with the erase: no QueueState follows the match.
       it->second.sink->Push(u, /*last=*/true);
       local_.erase(it);
@@ -378,7 +370,7 @@ void Matchmaker::Deliver(const std::string& player_id,
 }
 
 void Matchmaker::End(const std::string& player_id, const std::string& search_id,
-                     const grpc::Status& status) {
+                     const absl::Status& status) {
   std::shared_ptr<FindSink> sink;
   {
     MutexLock lock(&mu_);

@@ -28,6 +28,13 @@
 // forms matches and sends each searcher a QueueState at once, whenever the
 // number searching in its queue changed (at most every kMinUpdateGapMs) and
 // at least every `update_every_ms`.
+//
+// Like the match domain (live_matches.h), it speaks plain values: it takes
+// a checked SearchRequest, answers absl::Status built by the domain's
+// helpers (domain_error.h) and QueueStatsView, and tells its searchers
+// SearchUpdates through FindSink (find_sink.h); the gRPC edge
+// (matchmaking_service.cc) converts each once. What it stores with a
+// search goes through search_codec.h.
 // Thread-safety: all methods from any thread.
 
 #ifndef MANCALA_SERVICES_MATCHMAKER_H_
@@ -36,20 +43,21 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "mancala/v1/matchmaking_service.pb.h"
+#include "absl/status/status.h"
 #include "services/clock.h"
-#include "services/event_stream.h"
+#include "services/find_sink.h"
 #include "services/live_matches.h"
+#include "services/mutex.h"
+#include "services/search_views.h"
 #include "storage/match_queue.h"
 #include "storage/store.h"
 
 namespace mancala::services {
-
-using FindSink = EventSink<v1::FindMatchUpdate>;
 
 struct MatchmakerOptions {
   double window_start = 100;         // Rating points.
@@ -67,23 +75,30 @@ class Matchmaker {
              storage::MatchQueue& queue, const Clock& clock,
              MatchmakerOptions options);
 
-  // Puts `player_id` in the queue the request names; `sink` receives the
-  // updates and the match. INVALID_ARGUMENT for a bad request;
-  // FAILED_PRECONDITION (ALREADY_SEARCHING) if the player is queued on
-  // any node; UNAVAILABLE if the queue's database cannot be reached.
-  grpc::Status Enqueue(const std::string& player_id,
-                       const v1::FindMatchRequest& request,
+  // Puts `player_id` in the queue `request` names; `sink` receives the
+  // updates and the match. INVALID_ARGUMENT (reason INVALID_ARGUMENT) for
+  // a ranked search accepting the CPU; FAILED_PRECONDITION
+  // (ALREADY_SEARCHING) if the player is queued on any node; UNAVAILABLE
+  // (STORAGE) if the queue's database cannot be reached, (SHUTTING_DOWN)
+  // after CloseAll().
+  absl::Status Enqueue(const std::string& player_id,
+                       const SearchRequest& request,
                        std::shared_ptr<FindSink> sink);
   // The player's stream ended: they leave the queue (if `sink` is theirs).
   void Leave(const std::string& player_id,
              const std::shared_ptr<FindSink>& sink);
   // Leaves the queue on whatever node the search is, and ends the stream
-  // (CANCELLED; on another node at its next Tick). `*cancelled` is false if
-  // the player was not searching (or their match is already being formed).
-  grpc::Status Cancel(const std::string& player_id, bool* cancelled);
-  // Searching players per queue of `game` (GAME_UNSPECIFIED: all), on
-  // every node. UNAVAILABLE if the queue's database cannot be reached.
-  grpc::Status Stats(v1::Game game, v1::QueueStats* out);
+  // (SearchCancelled(); on another node at its next Tick). `*cancelled` is
+  // false if the player was not searching (or their match is already being
+  // formed). UNAVAILABLE (STORAGE) if the queue's database cannot be
+  // reached.
+  absl::Status Cancel(const std::string& player_id, bool* cancelled);
+  // Searching players per queue of `game` (an engine name; nullopt: every
+  // game), on every node; queues a newer build wrote in a form this one
+  // cannot read are left out. UNAVAILABLE (STORAGE) if the queue's
+  // database cannot be reached.
+  absl::Status Stats(const std::optional<std::string>& game,
+                     QueueStatsView* out);
   // Forms the matches that are due and sends the updates that are due.
   void Tick();
   // Ends every search (UNAVAILABLE: search again), for shutdown; an
@@ -127,14 +142,14 @@ class Matchmaker {
   // Creates the matches (match locks) and tells the members: without mu_,
   // which is never held while taking a LiveMatches lock.
   void Start(std::vector<Formed> formed) ABSL_LOCKS_EXCLUDED(mu_);
-  // Sends this node's searcher the match found, ends their stream and
-  // removes the search.
+  // Sends this node's searcher the match found (its id), ends their stream
+  // and removes the search.
   void Deliver(const std::string& player_id, const std::string& search_id,
-               const std::string& match, int seat) ABSL_LOCKS_EXCLUDED(mu_);
+               const std::string& match_id, int seat) ABSL_LOCKS_EXCLUDED(mu_);
   // Ends this node's search `search_id` of `player_id` with `status`
   // (CloseAll, a failed creation, a cancel) and removes it from the queue.
   void End(const std::string& player_id, const std::string& search_id,
-           const grpc::Status& status) ABSL_LOCKS_EXCLUDED(mu_);
+           const absl::Status& status) ABSL_LOCKS_EXCLUDED(mu_);
 
   LiveMatches& matches_;
   storage::Store& store_;

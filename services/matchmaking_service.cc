@@ -3,6 +3,8 @@
 #include "services/auth.h"
 #include "services/convert.h"
 #include "services/errors.h"
+#include "services/event_stream.h"
+#include "services/search_convert.h"
 
 namespace mancala::services {
 
@@ -17,9 +19,13 @@ MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
   const std::string id = player.id;
   // Leaving: the stream ended (found, cancelled, or the client went away).
   auto* reactor = new EventReactor<v1::FindMatchUpdate>(
-      sink, [matchmaker, id, sink] { matchmaker->Leave(id, sink); });
-  if (status.ok()) status = matchmaker_.Enqueue(player.id, *request, sink);
-  if (!status.ok()) sink->Close(status);
+      sink->stream(), [matchmaker, id, sink] { matchmaker->Leave(id, sink); });
+  SearchRequest search;
+  if (status.ok()) status = ToGrpc(SearchFromProto(*request, &search));
+  if (status.ok()) {
+    status = ToGrpc(matchmaker_.Enqueue(player.id, search, sink));
+  }
+  if (!status.ok()) sink->stream()->Close(status);
   reactor->Start();
   return reactor;
 }
@@ -34,7 +40,7 @@ grpc::Status MatchmakingServiceImpl::CancelFind(
     return s;
   }
   bool cancelled = false;
-  grpc::Status s = matchmaker_.Cancel(player.id, &cancelled);
+  grpc::Status s = ToGrpc(matchmaker_.Cancel(player.id, &cancelled));
   response->set_cancelled(cancelled);
   return s;
 }
@@ -48,13 +54,18 @@ grpc::Status MatchmakingServiceImpl::GetQueueStats(
       !s.ok()) {
     return s;
   }
-  if (request->game() != v1::GAME_UNSPECIFIED &&
-      !GameName(request->game()).has_value()) {
+  const std::optional<std::string> game = GameName(request->game());
+  if (request->game() != v1::GAME_UNSPECIFIED && !game.has_value()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
                  "game must be GAME_UNSPECIFIED (every game), KALAH, OWARE, "
                  "CONGKAK or MANCALA_BASIC");
   }
-  return matchmaker_.Stats(request->game(), response);
+  QueueStatsView stats;
+  if (grpc::Status s = ToGrpc(matchmaker_.Stats(game, &stats)); !s.ok()) {
+    return s;
+  }
+  ToProto(stats, response);
+  return grpc::Status::OK;
 }
 
 }  // namespace mancala::services

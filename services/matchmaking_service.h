@@ -1,4 +1,7 @@
-// mancala.v1.MatchmakingService: the gRPC face of the Matchmaker.
+// mancala.v1.MatchmakingService: the gRPC face of the Matchmaker. The
+// matchmaker speaks plain values (search_views.h); this edge converts the
+// requests into them and their answers into messages (search_convert.h),
+// and each domain status once (errors.h ToGrpc).
 
 #ifndef MANCALA_SERVICES_MATCHMAKING_SERVICE_H_
 #define MANCALA_SERVICES_MATCHMAKING_SERVICE_H_

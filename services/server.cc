@@ -146,11 +146,10 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
          {v1::KALAH, v1::OWARE, v1::CONGKAK, v1::MANCALA_BASIC}) {
       g.searching_by_game[GameName(game).value_or("unknown")] = 0;
     }
-    v1::QueueStats queues;
-    matchmaker.Stats(v1::GAME_UNSPECIFIED, &queues);
-    for (const auto& q : queues.queues()) {
-      g.searching_by_game[GameName(q.game()).value_or("unknown")] +=
-          q.searching();
+    QueueStatsView queues;
+    (void)matchmaker.Stats(std::nullopt, &queues);  // None counted if down.
+    for (const QueueView& q : queues.queues) {
+      g.searching_by_game[q.game] += q.searching;
     }
     g.cpu_turns_queued = cpu.queued();
     return g;

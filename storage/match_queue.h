@@ -40,7 +40,8 @@ struct QueueEntry {
   std::string node_id;    // The node holding the searcher's stream.
   std::string queue_key;  // Searches pair only within one key.
   // The queue's description for listings, UTF-8 text opaque here (the
-  // service stores a mancala.v1.QueueStats.Queue as JSON).
+  // service stores a mancala.v1.QueueStats.Queue as JSON,
+  // services/search_codec.h).
   std::string queue_info;
   double rating = 0;  // Glicko-2 rating in the queue's game.
   bool accept_cpu = false;
@@ -53,8 +54,10 @@ struct QueueEntry {
 struct OwnSearch {
   std::string search_id;
   std::string player_id;
-  std::string match_id;  // Empty while searching or claimed.
-  int seat = -1;         // The searcher's seat in match_id.
+  // Empty while searching or claimed; opaque here (the service stores the
+  // match's resource name, services/search_codec.h).
+  std::string match_id;
+  int seat = -1;  // The searcher's seat in match_id.
 };
 
 // Searching (unclaimed, unexpired) searches of one queue key.
