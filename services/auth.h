@@ -1,8 +1,5 @@
-// Bearer tokens for players.
-//
-// A token is 32 random bytes from OpenSSL's RAND_bytes, sent as 64 hex
-// characters in the metadata `authorization: Bearer <token>`. Only its
-// SHA-256 (hex) is stored, so a leaked database reveals no usable token.
+// Bearer tokens for players: reading them from a call and finding their
+// player. How tokens are made and stored: ids.h.
 
 #ifndef MANCALA_SERVICES_AUTH_H_
 #define MANCALA_SERVICES_AUTH_H_
@@ -16,22 +13,10 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "services/ids.h"
 #include "storage/store.h"
 
 namespace mancala::services {
-
-// A new random token (64 lowercase hex characters).
-std::string NewToken();
-// A new random id for records (32 lowercase hex characters).
-std::string NewId();
-// A new invite code: 8 characters from an alphabet without look-alikes
-// (no 0/O, 1/I/L), easy to read aloud.
-std::string NewInviteCode();
-// The invite code a person typed, as stored: letters upper-cased, spaces
-// and hyphens dropped; nullopt if a character is one no code has.
-std::optional<std::string> NormalizeInviteCode(std::string_view typed);
-// Hex SHA-256 of `token`.
-std::string HashToken(const std::string& token);
 
 // Authorization, one rule for every RPC (mancala.v1.MatchService's
 // comment): `authorization: <scheme> <token>` with the scheme "Bearer" in

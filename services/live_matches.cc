@@ -6,9 +6,9 @@
 
 #include "services/live_matches.h"
 
-#include "services/auth.h"
 #include "services/domain_error.h"
 #include "services/field_limits.h"
+#include "services/ids.h"
 #include "services/resource_names.h"
 
 namespace mancala::services {

@@ -2,9 +2,9 @@
 // rematch. Each changes the stored record first and the live copy after,
 // so a refused store write leaves the live match as it was.
 
-#include "services/auth.h"
 #include "services/domain_error.h"
 #include "services/field_limits.h"
+#include "services/ids.h"
 #include "services/live_matches.h"
 #include "services/resource_names.h"
 #include "services/watch_events.h"

@@ -6,8 +6,8 @@
 
 #include "engine/rules.h"
 #include "ratings/glicko2.h"
-#include "services/auth.h"
 #include "services/domain_error.h"
+#include "services/ids.h"
 #include "services/search_codec.h"
 
 namespace mancala::services {

@@ -10,8 +10,9 @@ the gRPC edge builds the mancala.v1 messages and the grpc::Status once
     of the repository they include, no gRPC, protobuf or mancala/v1 header
     and no header of the edge (EDGE): whoever includes them gets none;
   - the domain's sources (SOURCES, and services/match_*.cc except the
-    services) include none of those directly. (They may use helpers of
-    headers that also hold edge functions, such as auth.h NewId().)
+    services) include none of those directly. (They still use helpers of
+    two headers that also hold edge functions: resource_names.h and
+    field_limits.h; ids/tokens come from ids.h, which has none.)
 
     check_domain_includes.py ROOT    fails, listing each include and the
                                      chain of headers that brought it
