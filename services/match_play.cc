@@ -241,7 +241,9 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   live.clock.StartTurn(row.played_at_ms, live.state.is_over());
   Snapshot(live, &answer.match);
   answer.move = MoveOf(row);
-  const auto step_back = [&] {
+  // Runs under the caller's live.mu, like the rest of Commit (the
+  // annotation tells clang's lock analysis so).
+  const auto step_back = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) {
     std::swap(live.state, next);
     rec.ply = saved.ply;
     rec.updated_at_ms = saved.updated_at_ms;
