@@ -99,7 +99,8 @@ TEST_F(MatchmakingAnswersTest, QueueStateCountsTheWaitAndTheWindow) {
   clock_.AdvanceMs(5'500);  // The periodic update is due (5 s).
   server_->Tick();
   ASSERT_TRUE(ranked.WaitUpdates(2));
-  const v1::QueueState& later = ranked.events()[1].waiting();
+  // A copy: events() returns the updates by value.
+  const v1::QueueState later = ranked.events()[1].waiting();
   EXPECT_EQ(later.searching(), 1);  // Only its own queue counts.
   EXPECT_EQ(later.waited_seconds(), 5);
   EXPECT_DOUBLE_EQ(later.rating_window(), 155.0);
