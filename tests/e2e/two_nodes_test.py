@@ -53,8 +53,9 @@ from two_nodes import Player, Search, Watcher, submit, wait_for  # noqa: E402
 
 # The presence grace period: how long a node may take to write the seat of a
 # watch it accepted (tick + sweep, 250 ms unloaded) before a peer may stand
-# in for that player. 2 s was once too short for a starved node under the
-# full suite; 5 s still leaves step 5's stand-in due long before T's 30 s.
+# in for that player. 2 s was too short once in 64 runs on the loaded 2-core
+# machine (B took 2.1 s to write T2's seat); 5 s still leaves step 5's
+# stand-in due long before T's 30 s are up.
 GRACE_S = 5.0
 SWEEP_MS = 200
 HEARTBEAT_MS = 200
