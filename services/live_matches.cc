@@ -80,12 +80,15 @@ absl::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
       *record, engine::State(rules, record->first_seat), options_.grace_ms);
   MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // The engine is deterministic: replaying the stored moves rebuilds exactly
-  // the state every client saw.
+  // the state every client saw. Only up to the record's ply: with several
+  // nodes, moves appended after the record was read are read too, and are
+  // CatchUp()'s to apply (applied here, they would be applied twice).
   constexpr int kPage = 1000;
-  for (int64_t from = 1;; from += kPage) {
+  for (int64_t from = 1; from <= record->ply; from += kPage) {
     auto rows = store_.ListMoves(id, from, kPage);
     if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
+      if (row.ply > record->ply) break;
       if (absl::Status s = ApplyStored(live->state, row); !s.ok()) return s;
     }
     if (static_cast<int>(rows->size()) < kPage) break;

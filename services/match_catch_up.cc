@@ -78,15 +78,18 @@ absl::Status LiveMatches::CatchUp(Live& live) {
     }
   }
   if (started) live.clock.StartMatch(clock_.NowMs());
-  // The moves after the cached ply, applied and told in order.
+  // The moves after the cached ply, up to the ply of the match read above,
+  // applied and told in order. Moves another node appends meanwhile are
+  // read too: they wait for the next catch-up (their notice), as the state
+  // must stay at the ply of the record it is stored with.
   const int64_t moved_from = rec.ply;
   constexpr int kPage = 1000;
   while (rec.ply < stored->ply) {
     auto rows = store_.ListMoves(rec.id, rec.ply + 1, kPage);
     if (!rows.ok()) return StorageFailure(rows.status());
-    if (rows->empty()) break;  // Not there yet: the record moved on first.
+    if (rows->empty() || rows->front().ply != rec.ply + 1) break;  // A gap.
     for (const storage::MoveRow& row : *rows) {
-      if (row.ply != rec.ply + 1) break;
+      if (row.ply != rec.ply + 1 || row.ply > stored->ply) break;
       if (absl::Status s = ApplyStored(live.state, row); !s.ok()) return s;
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());

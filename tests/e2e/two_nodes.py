@@ -17,6 +17,7 @@ import os
 import queue
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -91,10 +92,13 @@ class Node:
             return f.read()
 
     def kill9(self):
-        """SIGKILL: no shutdown of any kind, as a crashed machine."""
+        """SIGKILL: no shutdown of any kind, as a crashed machine. The
+        channel stays open until stop(): closing it here cancelled the calls
+        still open on it, so a watch whose broken connection gRPC had not
+        read yet (slow under load) ended CANCELLED instead of UNAVAILABLE,
+        what a client of a dead server sees."""
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=DEADLINE_S)
-        self.channel.close()
 
     def stop(self):
         if self.proc.poll() is None:
@@ -136,11 +140,37 @@ class Cluster:
                              text=True).stdout
         return [line.split("\t") for line in out.splitlines()]
 
-    def close(self):
+    def report(self, tables, log_lines=300):
+        """Prints what a failed test leaves to go on (ctest shows a failed
+        test's output): `tables`, a list of (title, SQL) read from the
+        cluster's database, then the end of every node's log. The logs stay
+        in self.dir."""
+        print("---- the database at the failure", flush=True)
+        for title, sql in tables:
+            print("%s:" % title)
+            try:
+                for row in self.psql(sql):
+                    print("  " + "\t".join(row))
+            except subprocess.CalledProcessError as err:
+                print("  (not read: %s)" % err)
+        for n in self.nodes:
+            with open(n.log, errors="replace") as f:
+                lines = f.readlines()
+            print("---- node %s (pid %d), last %d of %d log lines, in %s" %
+                  (n.name, n.proc.pid, min(log_lines, len(lines)),
+                   len(lines), n.log))
+            sys.stdout.writelines(lines[-log_lines:])
+        print("---- end of the node logs", flush=True)
+
+    def close(self, keep_logs=False):
+        """Stops the nodes and drops the database; the nodes' logs are
+        removed unless `keep_logs` (a failed test's)."""
         for n in self.nodes:
             n.stop()
         _psql(self.server, "DROP DATABASE IF EXISTS %s WITH (FORCE)" %
               self.db)
+        if not keep_logs:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Player:
@@ -169,7 +199,8 @@ def submit(node, match, player, pit, expected_ply=None, request_id=""):
 
 class Watcher:
     """Reads a WatchMatch stream in a thread: move plies, snapshot plies and
-    states, and how it ended (a grpc.StatusCode, or "finished")."""
+    states, and how it ended (a grpc.StatusCode, or "finished", and the
+    status message)."""
 
     def __init__(self, node, match, player, after_ply=0):
         from mancala.v1 import match_service_pb2 as ms
@@ -177,6 +208,7 @@ class Watcher:
         self.snapshots = []
         self.states = []
         self.ended = None
+        self.details = None
         self.call = node.matches.WatchMatch(
             ms.WatchMatchRequest(name=match, after_ply=after_ply),
             metadata=player.md())
@@ -195,6 +227,7 @@ class Watcher:
                     self.states.append(ev.match.state)
             self.ended = "finished"
         except grpc.RpcError as err:
+            self.details = err.details()
             self.ended = err.code()
 
     def cancel(self):

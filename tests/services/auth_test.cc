@@ -8,128 +8,22 @@
 
 #include "services/errors.h"
 #include "storage/sqlite_store.h"
+#include "tests/support/forwarding_store.h"
 
 namespace mancala::storage {
 namespace {
 
 // A Store that counts token look-ups and forwards everything.
-class CountingStore final : public Store {
+class CountingStore final : public ForwardingStore {
  public:
-  explicit CountingStore(Store& inner) : inner_(inner) {}
+  using ForwardingStore::ForwardingStore;
   int token_lookups = 0;
-
-  absl::Status CreatePlayer(const PlayerRecord& player) override {
-    return inner_.CreatePlayer(player);
-  }
-
-  absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override {
-    return inner_.GetPlayer(id);
-  }
 
   absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
       const std::string& token_hash) override {
     ++token_lookups;
-    return inner_.FindPlayerByTokenHash(token_hash);
+    return ForwardingStore::FindPlayerByTokenHash(token_hash);
   }
-
-  absl::Status CreateMatch(const MatchRecord& match) override {
-    return inner_.CreateMatch(match);
-  }
-
-  absl::Status UpdateMatch(const MatchRecord& match) override {
-    return inner_.UpdateMatch(match);
-  }
-
-  absl::StatusOr<std::string> FindMatchByInviteCode(
-      const std::string& code) override {
-    return inner_.FindMatchByInviteCode(code);
-  }
-
-  absl::StatusOr<MatchRecord> GetMatch(const std::string& id) override {
-    return inner_.GetMatch(id);
-  }
-
-  absl::StatusOr<MatchRecord> FindMatchByRequestId(
-      const std::string& creator_id, const std::string& request_id) override {
-    return inner_.FindMatchByRequestId(creator_id, request_id);
-  }
-
-  absl::StatusOr<int> CountWaitingMatches(
-      const std::string& creator_id) override {
-    return inner_.CountWaitingMatches(creator_id);
-  }
-
-  absl::StatusOr<std::vector<std::string>> ListMatchIds(
-      MatchStatus status) override {
-    return inner_.ListMatchIds(status);
-  }
-
-  absl::Status AppendMove(const MoveRow& move,
-                          const MatchUpdate& update) override {
-    return inner_.AppendMove(move, update);
-  }
-
-  absl::StatusOr<MoveRow> FindMoveByRequestId(
-      const std::string& match_id, const std::string& request_id) override {
-    return inner_.FindMoveByRequestId(match_id, request_id);
-  }
-
-  absl::StatusOr<std::vector<MoveRow>> ListMoves(const std::string& match_id,
-                                                 int64_t from_ply,
-                                                 int limit) override {
-    return inner_.ListMoves(match_id, from_ply, limit);
-  }
-
-  absl::StatusOr<std::vector<MatchRecord>> ListMatches(
-      const MatchFilter& filter, const std::optional<Cursor>& after,
-      int limit) override {
-    return inner_.ListMatches(filter, after, limit);
-  }
-
-  absl::StatusOr<std::vector<RatingRecord>> GetRatings(
-      const std::string& game,
-      const std::vector<std::string>& player_ids) override {
-    return inner_.GetRatings(game, player_ids);
-  }
-
-  absl::StatusOr<std::vector<RatingRecord>> ListLeaderboard(
-      const std::string& game, double max_rd,
-      const std::optional<std::pair<double, std::string>>& after,
-      int limit) override {
-    return inner_.ListLeaderboard(game, max_rd, after, limit);
-  }
-
-  absl::StatusOr<std::vector<RatingChange>> ListRatingChanges(
-      const std::string& player_id, const std::string& game,
-      const std::optional<Cursor>& after, int limit) override {
-    return inner_.ListRatingChanges(player_id, game, after, limit);
-  }
-
-  absl::StatusOr<std::vector<RatingChange>> ListGameRatingChanges(
-      const std::string& game) override {
-    return inner_.ListGameRatingChanges(game);
-  }
-
-  absl::StatusOr<std::vector<RatingChange>> ListMatchRatingChanges(
-      const std::string& match_id) override {
-    return inner_.ListMatchRatingChanges(match_id);
-  }
-
-  absl::Status VoidMatch(const std::string& match_id, const std::string& reason,
-                         const std::string& game,
-                         const std::vector<RatingChange>& changes,
-                         const std::vector<RatingRecord>& ratings,
-                         const AuditRecord& audit) override {
-    return inner_.VoidMatch(match_id, reason, game, changes, ratings, audit);
-  }
-
-  absl::StatusOr<std::vector<AuditRecord>> ListAuditLog(int64_t before_id,
-                                                        int limit) override {
-    return inner_.ListAuditLog(before_id, limit);
-  }
-
- private:
-  Store& inner_;
 };
 
 }  // namespace

@@ -38,11 +38,8 @@ struct TestPlayer {
 class ServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const Backend backend = BackendFromEnvironment();
-    MANCALA_SKIP_WITHOUT_POSTGRES(backend);
-    auto db = TestDatabase::Create(
-        backend,
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    MANCALA_SKIP_WITHOUT_POSTGRES(BackendFromEnvironment());
+    auto db = TestDatabase::ForCurrentTest();
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);
     StartServer();

@@ -61,6 +61,12 @@ TestDatabase::TestDatabase(Backend backend, std::string url, std::string schema,
       schema_(std::move(schema)),
       dir_(std::move(dir)) {}
 
+absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::ForCurrentTest() {
+  return Create(
+      BackendFromEnvironment(),
+      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+}
+
 absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::Create(
     Backend backend, const std::string& name) {
   static std::atomic<int> counter{0};

@@ -38,6 +38,9 @@ class TestDatabase {
   // PostgreSQL server.
   static absl::StatusOr<std::unique_ptr<TestDatabase>> Create(
       Backend backend, const std::string& name);
+  // Create() on BackendFromEnvironment(), named after the running
+  // GoogleTest test (MANCALA_SKIP_WITHOUT_POSTGRES first).
+  static absl::StatusOr<std::unique_ptr<TestDatabase>> ForCurrentTest();
   ~TestDatabase();
 
   Backend backend() const { return backend_; }
