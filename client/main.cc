@@ -5,6 +5,7 @@
 //   leaderboard, rating, history, admin   records (see records.h)
 //   replay       conformance traces checked offline (see replay.h)
 //   arena        the CPU against itself, offline (see arena.h)
+//   health       a server's grpc.health.v1 status (see health.h)
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "client/arena.h"
+#include "client/health.h"
 #include "client/play.h"
 #include "client/queue.h"
 #include "client/records.h"
@@ -286,7 +288,23 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
 
+  mancala::cli::HealthOptions health;
+  CLI::App* health_cmd = app.add_subcommand(
+      "health", "print a server's health (SERVING exits 0, anything else 1)");
+  health_cmd->add_option("--server", health.server, "mancalad address")
+      ->capture_default_str();
+  health_cmd->add_option("--service", health.service,
+                         "a health name: liveness, readiness, "
+                         "mancala.v1.MatchService, ... (default: the server)");
+  health_cmd->add_option("--timeout-ms", health.timeout_ms, "the call's deadline")
+      ->check(CLI::Range(1, 600000))
+      ->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (health_cmd->parsed()) {
+    return mancala::cli::Health(health, std::cout, std::cerr);
+  }
 
   if (arena_cmd->parsed()) {
     if (!ParseOptionPairs(arena_option_pairs, &arena.options)) return 1;

@@ -1,34 +1,48 @@
 #!/usr/bin/env bash
 # The README's commands, on a fresh Debian 12 machine (as root):
-#   deploy/dev.sh serve   install what is missing, build, run mancalad
+#   deploy/dev.sh serve   install what building needs, build mancalad and
+#                         mancala (no tests), run mancalad
 #   deploy/dev.sh pg      the same on a throwaway PostgreSQL cluster
-#   deploy/dev.sh test    install what is missing, build, run every test on
-#                         SQLite and on a throwaway PostgreSQL cluster
+#   deploy/dev.sh test    install what building and testing need, build
+#                         everything, run every test on SQLite and on a
+#                         throwaway PostgreSQL cluster
+# MANCALA_LISTEN (default 127.0.0.1:50051) is where serve and pg listen;
+# port 0 picks a free one, logged as "mancalad listening on port N".
+# deploy/fresh-root.sh runs serve and test in a fresh Debian 12 root, as
+# .ci/run does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every dependency is a Debian 12 package.
+# Every dependency is a Debian 12 package. What `serve` builds needs these
+# and no more: each is one the build uses by name (a few would also come as
+# another's dependency). libpqxx: mancalad is built with its PostgreSQL
+# store (`pg`, docs/cluster.md).
 PACKAGES=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config
   libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   libabsl-dev
   golang-github-gogo-googleapis-dev
-  libsqlitecpp-dev libsqlite3-dev sqlite3
+  libsqlitecpp-dev libsqlite3-dev
   libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev libutfcpp-dev
   libcpp-httplib-dev
-  googletest libgtest-dev libgmock-dev libbenchmark-dev
   libpqxx-dev
 )
+# The tests' own: GoogleTest and Google Benchmark (configuring with tests
+# on requires them); git: the repository checks list the tracked files,
+# and `mancalad --version` names the revision; sqlite3: tests read the
+# database behind a server;
 # prometheus: promtool and a real server for the metrics tests;
 # python3-grpcio, python3-protobuf: the Python client example
 # (clients/python) and the API contract tests (tests/clients);
 # postgresql: the server the PostgreSQL variants of the tests run on;
 # yamllint, python3-yaml: the deploy/k8s manifests' test.
-TEST_PACKAGES=(systemd procps python3 prometheus python3-grpcio python3-protobuf
-  postgresql postgresql-client yamllint python3-yaml)
+TEST_PACKAGES=(googletest libgtest-dev libgmock-dev libbenchmark-dev
+  git sqlite3 systemd procps python3 prometheus python3-grpcio
+  python3-protobuf postgresql postgresql-client yamllint python3-yaml)
 # The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
 # clang with libFuzzer for build-asan, gcc for build-tsan.
 SANITIZER_PACKAGES=(clang libfuzzer-14-dev)
+LISTEN=${MANCALA_LISTEN:-127.0.0.1:50051}
 
 install_missing() {
   local missing=()
@@ -45,11 +59,17 @@ install_missing() {
 }
 
 # libpqxx is optional for a build, but not here: these commands promise
-# both backends.
+# both backends. `build OFF` configures without the tests and builds what
+# a user runs; `build ON` everything. Both use ./build: `test` after
+# `serve` compiles only what serve did not.
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DMANCALA_REQUIRE_POSTGRES=ON
-  cmake --build build -j "$(nproc)"
+    -DMANCALA_REQUIRE_POSTGRES=ON -DBUILD_TESTING="$1"
+  if [ "$1" = OFF ]; then
+    cmake --build build -j "$(nproc)" --target mancalad mancala
+  else
+    cmake --build build -j "$(nproc)"
+  fi
 }
 
 # A throwaway cluster (deploy/pg.sh), stopped whatever happens. Port 15432,
@@ -112,23 +132,23 @@ sanitizer_suites() {
 case "${1:-}" in
   serve)
     install_missing "${PACKAGES[@]}"
-    build
+    build OFF
     mkdir -p var
-    exec ./build/services/mancalad --listen 127.0.0.1:50051 --db var/mancala.db
+    exec ./build/services/mancalad --listen "$LISTEN" --db var/mancala.db
     ;;
   pg)
     install_missing "${PACKAGES[@]}" postgresql postgresql-client
-    build
+    build OFF
     start_pg
     # The URL stays out of the process list: --storage postgres reads it
     # from the environment. The cluster goes when mancalad stops.
     MANCALAD_DATABASE_URL=$MANCALA_TEST_PG_DSN \
-      ./build/services/mancalad --listen 127.0.0.1:50051 --storage postgres
+      ./build/services/mancalad --listen "$LISTEN" --storage postgres
     ;;
   test)
     install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}" \
       "${SANITIZER_PACKAGES[@]}"
-    build
+    build ON
     # Every test runs on SQLite; the storage contract, service and e2e
     # tests run again on PostgreSQL (ctest names starting "postgres.").
     # Under CI=true a PostgreSQL test without its server fails, never skips.
