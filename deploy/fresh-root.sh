@@ -28,7 +28,7 @@ SERVE_TIMEOUT_S=${MANCALA_SERVE_TIMEOUT_S:-3600}
 # Inside the root (PID 1 of its namespace is the host side's `unshare`).
 inside() {
   cd /src
-  local log=/var/log/mancala-serve.log t0=$SECONDS pid port=""
+  local log=$PWD/serve.log t0=$SECONDS pid port=""
   echo "=== fresh root: deploy/dev.sh serve ==="
   MANCALA_LISTEN=127.0.0.1:0 bash deploy/dev.sh serve >"$log" 2>&1 &
   pid=$!
@@ -191,7 +191,8 @@ unshare --mount --propagation private --pid --fork --kill-child -- bash -euc '
   mount -t proc proc "$root/proc"
   mount --rbind /dev "$root/dev"
   mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm"
-  exec chroot "$root" /usr/bin/env -i HOME=/root USER=root LANG=C.UTF-8 \
+  # HOME: the home of root, the same folder in the root as on this machine.
+  exec chroot "$root" /usr/bin/env -i HOME=~root USER=root LANG=C.UTF-8 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     TERM=dumb CI=true MANCALA_SERVE_TIMEOUT_S="$2" \
     bash /src/deploy/fresh-root.sh --inside

@@ -26,8 +26,12 @@ binary files skipped) and fails, listing file:line and the reason, on any of:
                    protos in proto/CMakeLists.txt) and cmake's default
                    prefix /usr/local (the installed binaries and docs)
        /etc/       system configuration (/etc/systemd/system for the unit)
-       /dev/null, /dev/shm (tmpfs), /dev/tcp/ (bash), /proc/, /sys/
+       /dev/       devices (/dev/null, /dev/shm, bash's /dev/tcp/, and /dev
+                   itself, bind-mounted into deploy/fresh-root.sh's root)
+       /proc/, /sys/
        /var/lib/mancala   the state folder the systemd unit gives mancalad
+       /var/tmp/   the FHS folder for large temporary files, on every
+                   Debian machine (deploy/fresh-root.sh makes its root there)
    Anything else (home folders, /root, /tmp, /opt, /mnt, a work folder ...)
    is a path on one machine and fails. One exception: a `mountPath:` in a
    Kubernetes manifest (deploy/k8s/) names a folder inside the container
@@ -58,8 +62,8 @@ MACHINE_ROOTS = (
     "bin boot dev etc home lib lib32 lib64 libx32 media mnt opt private "
     "proc root run sbin scratch snap srv sys tmp usr var Users Volumes work "
     "workspace").split()
-ALLOWED_PREFIXES = ("/usr/", "/etc/", "/dev/null", "/dev/shm", "/dev/tcp/", "/proc/", "/sys/",
-                    "/var/lib/mancala")
+ALLOWED_PREFIXES = ("/usr/", "/etc/", "/dev/", "/proc/", "/sys/",
+                    "/var/lib/mancala", "/var/tmp/")
 
 # Each pattern starts with a literal, which keeps the scan of the large data
 # files fast; what may precede a match is checked by starts_word().
