@@ -58,7 +58,7 @@ inside() {
     sleep 1
   done
   echo "fresh root: serve printed:"
-  grep -E '^Installing:|mancalad listening|Built target mancala' "$log" |
+  grep -E '^Installing:|mancalad listening|\[100%\] Built target' "$log" |
     sed 's/^/  /' | cut -c1-400
   echo "fresh root: mancala health --server 127.0.0.1:$port: $status" \
     "($((SECONDS - t0)) s after serve started: install, build, start)"
@@ -82,6 +82,7 @@ fi
 
 # ---------------------------------------------------------------------------
 # On this machine.
+source "$(dirname "$0")/debian-sources.sh"
 [ "$(id -u)" = 0 ] || {
   echo "fresh-root.sh: run as root (mmdebstrap, chroot, mounts)" >&2
   exit 2
@@ -96,43 +97,6 @@ if ! command -v mmdebstrap >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
 fi
-
-# This machine's sources of Debian 12's suites, as one-line entries: from
-# sources.list and *.list (one-line) and *.sources (deb822) files.
-debian12_sources() {
-  local f suites='^bookworm(-updates|-security|-backports)?$'
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk -v want="$suites" '
-      $1 == "deb" {
-        i = 2
-        if ($2 ~ /^\[/) { while (i < NF && $i !~ /\]$/) i++; i++ }
-        if ($(i + 1) ~ want) print
-      }' "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v want="$suites" '
-      BEGIN { RS = ""; FS = "\n" }
-      {
-        delete v
-        for (j = 1; j <= NF; j++) {
-          if ($j ~ /^[ \t#]/ || index($j, ":") == 0) continue
-          k = tolower(substr($j, 1, index($j, ":") - 1))
-          val = substr($j, index($j, ":") + 1)
-          gsub(/^[ \t]+|[ \t]+$/, "", val)
-          v[k] = val
-        }
-        if (tolower(v["enabled"]) == "no") next
-        if ((" " v["types"] " ") !~ / deb /) next
-        opt = (v["signed-by"] ~ /^\//) ? "[signed-by=" v["signed-by"] "] " : ""
-        nu = split(v["uris"], u, " "); ns = split(v["suites"], s, " ")
-        for (a = 1; a <= nu; a++)
-          for (b = 1; b <= ns; b++)
-            if (s[b] ~ want) print "deb " opt u[a] " " s[b] " " v["components"]
-      }' "$f"
-  done
-}
 
 PARENT=${MANCALA_ROOT_PARENT:-/var/tmp}
 ROOT=$(mktemp -d "$PARENT/mancala-fresh-root.XXXXXX")
@@ -162,11 +126,7 @@ if [ ! -s "$ROOT.sources" ]; then
   echo "fresh-root.sh: this machine has no apt source for bookworm" >&2
   exit 1
 fi
-# How this machine reaches its archive: proxies, a snapshot's old
-# Release dates.
-apt-config dump |
-  grep -E '^Acquire::((http|https)::Proxy|Check-Valid-Until|Check-Date)' \
-    >"$ROOT.apt.conf" || true
+apt_acquire_conf >"$ROOT.apt.conf"
 echo "=== fresh root: mmdebstrap bookworm (minbase) ==="
 mmdebstrap --quiet --variant=minbase --aptopt="$ROOT.apt.conf" \
   bookworm "$ROOT" - <"$ROOT.sources"
