@@ -40,8 +40,10 @@ TEST_PACKAGES=(googletest libgtest-dev libgmock-dev libbenchmark-dev
   git sqlite3 systemd procps python3 prometheus python3-grpcio
   python3-protobuf postgresql postgresql-client yamllint python3-yaml)
 # The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
-# clang with libFuzzer for build-asan, gcc for build-tsan.
-SANITIZER_PACKAGES=(clang libfuzzer-14-dev)
+# clang, its sanitizer runtimes (libclang-rt: only a Recommends of clang's
+# headers package, which --no-install-recommends leaves out) and libFuzzer
+# for build-asan; gcc for build-tsan.
+SANITIZER_PACKAGES=(clang libclang-rt-14-dev libfuzzer-14-dev)
 LISTEN=${MANCALA_LISTEN:-127.0.0.1:50051}
 
 install_missing() {
