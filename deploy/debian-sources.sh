@@ -1,6 +1,6 @@
-# Sourced by deploy/fresh-root.sh and tests/e2e/container_image_test.sh,
-# which make Debian 12 roots and images with mmdebstrap from what this
-# machine is configured with (no mirror host is written in the repository).
+# Sourced by deploy/fresh-root.sh and tests/e2e/container_image_test.sh:
+# a Debian 12 root made with mmdebstrap from what this machine is
+# configured with (no mirror host is written in the repository).
 
 # This machine's sources of Debian 12's suites, as one-line entries: from
 # sources.list and *.list (one-line) and *.sources (deb822) files.
@@ -45,4 +45,28 @@ apt_acquire_conf() {
   apt-config dump |
     grep -E '^Acquire::((http|https)::Proxy|Check-Valid-Until|Check-Date)' ||
     true
+}
+
+# debian12_root TARGET [MMDEBSTRAP_OPTION...]: a minimal bookworm root
+# (minbase: the Essential packages and apt) at TARGET, a folder or a
+# tarball, from this machine's sources and apt settings. /usr is merged as
+# Debian 12's installer and images do it (mmdebstrap's merged-usr hook),
+# without the usrmerge package and the Perl it brings.
+debian12_root() {
+  local target=$1 tmp rc=0
+  shift
+  tmp=$(mktemp -d)
+  debian12_sources >"$tmp/sources"
+  if [ ! -s "$tmp/sources" ]; then
+    echo "debian12_root: this machine has no apt source for bookworm" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  apt_acquire_conf >"$tmp/apt.conf"
+  mmdebstrap --quiet --variant=minbase \
+    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+    --aptopt="$tmp/apt.conf" "$@" bookworm "$target" - <"$tmp/sources" ||
+    rc=$?
+  rm -rf "$tmp"
+  return $rc
 }

@@ -112,7 +112,7 @@ cleanup() {
   if findmnt -rn -o TARGET | grep -q "^$ROOT"; then
     echo "fresh-root.sh: $ROOT still has mounts; left in place" >&2
   else
-    rm -rf --one-file-system "$ROOT" "$ROOT.sources" "$ROOT.apt.conf"
+    rm -rf --one-file-system "$ROOT"
   fi
   exit "$rc"
 }
@@ -121,15 +121,8 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 t0=$SECONDS
-debian12_sources >"$ROOT.sources"
-if [ ! -s "$ROOT.sources" ]; then
-  echo "fresh-root.sh: this machine has no apt source for bookworm" >&2
-  exit 1
-fi
-apt_acquire_conf >"$ROOT.apt.conf"
 echo "=== fresh root: mmdebstrap bookworm (minbase) ==="
-mmdebstrap --quiet --variant=minbase --aptopt="$ROOT.apt.conf" \
-  bookworm "$ROOT" - <"$ROOT.sources"
+debian12_root "$ROOT"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp /etc/hosts "$ROOT/etc/hosts"
 if [ -f "$HOME/.npmrc" ]; then cp "$HOME/.npmrc" "$ROOT/root/.npmrc"; fi
