@@ -282,12 +282,24 @@ TEST_F(TwoNodeMatchmakingTest, SearchersOnTwoNodesArePairedIntoOneMatch) {
   FindClient fa(matchmaking_.get(), a, Kalah());
   WaitSearching(1);
   FindClient fb(matchmaking_b_.get(), b, Kalah());
-  // B pairs them as b arrives and tells b at once; A tells a on its tick.
+  // The node that claims the pair tells its own searcher at once and the
+  // other node's on that node's next Tick. Mostly that is B, as b arrives;
+  // but WaitSearching(1) sees a's row, not A's own claim after it, which a
+  // loaded machine can run after b's row is in: then A pairs them.
+  auto found = [](FindClient& f) {
+    auto events = f.events();
+    return !events.empty() && events.back().has_found();
+  };
+  ASSERT_TRUE(WaitUntil([&] {
+    server_->Tick();
+    node_b_->Tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return found(fa) && found(fb);
+  }));
   int seat_a = -1, seat_b = -1;
   const std::string mb = fb.WaitFound(&seat_b);
   ASSERT_FALSE(mb.empty());
   EXPECT_EQ(seat_b, 1);
-  server_->Tick();
   EXPECT_EQ(fa.WaitFound(&seat_a), mb);
   EXPECT_EQ(seat_a, 0);   // Seats in order of arrival, across nodes.
   v1::Match m = Get(mb);  // Through A.
