@@ -3,6 +3,10 @@
 #   deploy/dev.sh serve   install what building needs, build mancalad and
 #                         mancala (no tests), run mancalad
 #   deploy/dev.sh pg      the same on a throwaway PostgreSQL cluster
+#   deploy/dev.sh build   install what building needs, build mancalad and
+#                         mancala (deploy/Containerfile's build stage)
+#   deploy/dev.sh image   install podman and what its test needs, then
+#                         build the image and test it (deploy.ContainerImage)
 #   deploy/dev.sh test    install what building and testing need, build
 #                         everything, run every test on SQLite and on a
 #                         throwaway PostgreSQL cluster
@@ -44,6 +48,11 @@ TEST_PACKAGES=(googletest libgtest-dev libgmock-dev libbenchmark-dev
 # headers package, which --no-install-recommends leaves out) and libFuzzer
 # for build-asan; gcc for build-tsan.
 SANITIZER_PACKAGES=(clang libclang-rt-14-dev libfuzzer-14-dev)
+# The image test (tests/e2e/container_image_test.sh), on this machine:
+# podman with runc (and catatonit, the init of the pause container that
+# `podman kube play` builds), mmdebstrap for the base, a PostgreSQL server, and
+# Debian's python3 with YAML for the manifests' overlay.
+IMAGE_PACKAGES=(podman runc catatonit mmdebstrap git postgresql python3 python3-yaml)
 LISTEN=${MANCALA_LISTEN:-127.0.0.1:50051}
 
 install_missing() {
@@ -64,9 +73,11 @@ install_missing() {
 # both backends. `build OFF` configures without the tests and builds what
 # a user runs; `build ON` everything. Both use ./build: `test` after
 # `serve` compiles only what serve did not.
+# MANCALA_REVISION names the git revision where the tree has no .git.
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DMANCALA_REQUIRE_POSTGRES=ON -DBUILD_TESTING="$1"
+    -DMANCALA_REQUIRE_POSTGRES=ON -DBUILD_TESTING="$1" \
+    ${MANCALA_REVISION:+-DMANCALA_REVISION="$MANCALA_REVISION"}
   if [ "$1" = OFF ]; then
     cmake --build build -j "$(nproc)" --target mancalad mancala
   else
@@ -138,6 +149,14 @@ case "${1:-}" in
     mkdir -p var
     exec ./build/services/mancalad --listen "$LISTEN" --db var/mancala.db
     ;;
+  build)
+    install_missing "${PACKAGES[@]}"
+    build OFF
+    ;;
+  image)
+    install_missing "${IMAGE_PACKAGES[@]}"
+    exec bash tests/e2e/container_image_test.sh
+    ;;
   pg)
     install_missing "${PACKAGES[@]}" postgresql postgresql-client
     build OFF
@@ -176,7 +195,7 @@ case "${1:-}" in
     ((rc == 0 && sanitized == 0)) || exit 1
     ;;
   *)
-    echo "usage: $0 serve|pg|test" >&2
+    echo "usage: $0 serve|pg|test|build|image" >&2
     exit 2
     ;;
 esac

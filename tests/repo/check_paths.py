@@ -30,12 +30,14 @@ binary files skipped) and fails, listing file:line and the reason, on any of:
                    itself, bind-mounted into deploy/fresh-root.sh's root)
        /proc/, /sys/
        /var/lib/mancala   the state folder the systemd unit gives mancalad
+       /var/lib/apt/  apt's own state (lists an image build removes)
        /var/tmp/   the FHS folder for large temporary files, on every
                    Debian machine (deploy/fresh-root.sh makes its root there)
    Anything else (home folders, /root, /tmp, /opt, /mnt, a work folder ...)
-   is a path on one machine and fails. One exception: a `mountPath:` in a
-   Kubernetes manifest (deploy/k8s/) names a folder inside the container
-   the manifest itself defines, not one on any machine. Not covered: `~/` paths and Windows
+   is a path on one machine and fails. Exceptions, each a folder inside a
+   container the repository defines, not one on any machine: a
+   `mountPath:` in a Kubernetes manifest (deploy/k8s/), and the folder after
+   podman's `--tmpfs`. Not covered: `~/` paths and Windows
    drive letters (none are expected here).
 
 3. A Markdown document that is not in the repository. A name with a
@@ -63,7 +65,7 @@ MACHINE_ROOTS = (
     "proc root run sbin scratch snap srv sys tmp usr var Users Volumes work "
     "workspace").split()
 ALLOWED_PREFIXES = ("/usr/", "/etc/", "/dev/", "/proc/", "/sys/",
-                    "/var/lib/mancala", "/var/tmp/")
+                    "/var/lib/mancala", "/var/lib/apt/", "/var/tmp/")
 
 # Each pattern starts with a literal, which keeps the scan of the large data
 # files fast; what may precede a match is checked by starts_word().
@@ -87,6 +89,8 @@ SELF = os.path.basename(__file__)
 
 # The start of a deploy/k8s line that mounts a volume in the container.
 CONTAINER_MOUNT = re.compile(r"^\s*(- )?mountPath:\s*$")
+# The start of a podman/docker flag whose path is inside the container.
+CONTAINER_FLAG = re.compile(r"--tmpfs\s+$")
 
 
 def line_of(text, pos):
@@ -122,8 +126,10 @@ def check_absolute(rel, text, out):
                     text, m.start(), " \t\"'`([<=,;:"):
                 continue
             path = m.group(1).rstrip(".:")
-            if rel.startswith("deploy/k8s/") and CONTAINER_MOUNT.search(
-                    text[text.rfind("\n", 0, m.start()) + 1:m.start()]):
+            before = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            if rel.startswith("deploy/k8s/") and CONTAINER_MOUNT.search(before):
+                continue
+            if CONTAINER_FLAG.search(before):
                 continue
             first = path.split("/")[1]
             if first not in MACHINE_ROOTS or allowed_absolute(path):
