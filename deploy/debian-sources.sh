@@ -65,8 +65,8 @@ debian12_root() {
   apt_acquire_conf >"$tmp/apt.conf"
   mmdebstrap --quiet --variant=minbase \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-    --aptopt="$tmp/apt.conf" "$@" bookworm "$target" - <"$tmp/sources" ||
-    rc=$?
+    --aptopt="$tmp/apt.conf" "$@" bookworm "$target" - <"$tmp/sources" \
+    >/dev/null || rc=$?  # (the merged-usr hook's dpkg talks on stdout)
   rm -rf "$tmp"
   return $rc
 }
