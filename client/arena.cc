@@ -38,6 +38,7 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     return 1;
   }
   for (int level : {options.level_a, options.level_b}) {
+    if (options.b_mcts && level == options.level_b) continue;
     if (level < engine::kMinCpuLevel || level > engine::kMaxCpuLevel) {
       err << "error: CPU levels are " << engine::kMinCpuLevel << " to "
           << engine::kMaxCpuLevel << " (got " << level << ")\n";
@@ -49,6 +50,11 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     return 1;
   }
   const int players = std::get<engine::Rules>(parsed).players;
+  if (options.b_mcts && players != 2) {
+    err << "error: --b mcts plays two-player games only (got " << players
+        << " players)\n";
+    return 1;
+  }
   if (options.opening_plies > 0 && options.games % players != 0) {
     err << "error: with --opening-plies, --games must be a multiple of the "
         << players << " players, so that every opening is played with A on "
@@ -64,17 +70,25 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   config.node_limit = options.nodes;
   config.threads = options.threads;
   config.opening_plies = options.opening_plies;
+  config.b_mcts = options.b_mcts;
+  config.mcts_simulations = options.mcts_simulations;
   if (options.budget_ms >= 0) {
     config.budget = std::chrono::milliseconds(options.budget_ms);
   } else {
     config.budget = options.nodes > 0 ? std::chrono::milliseconds(3600000)
                                       : std::chrono::milliseconds(1000);
   }
+  config.mcts_budget = options.mcts_ms >= 0
+                           ? std::chrono::milliseconds(options.mcts_ms)
+                           : config.budget;
+  const std::string b_name =
+      options.b_mcts ? std::string("mcts")
+                     : "level " + std::to_string(options.level_b);
 
   const engine::SelfPlayResult r = engine::RunSelfPlay(config);
   out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
-      << players << " players: A = level " << options.level_a
-      << " vs B = level " << options.level_b << ", " << r.games << " games\n";
+      << players << " players: A = level " << options.level_a << " vs B = "
+      << b_name << ", " << r.games << " games\n";
   out << "seed " << options.seed << ", node limit "
       << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
       << ", budget " << config.budget.count() << " ms per move";
@@ -94,8 +108,8 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
         << "), by the seat that moved first after the opening:\n"
         << "            first   second\n";
     for (const bool a_side : {true, false}) {
-      out << (a_side ? "A" : "B") << " level "
-          << (a_side ? options.level_a : options.level_b)
+      out << (a_side ? "A level " + std::to_string(options.level_a)
+                     : "B " + b_name)
           << Format(" %+7.2f  %+7.2f", r.MeanMargin(a_side, true),
                     r.MeanMargin(a_side, false))
           << Format("   (%.0f games first)", r.order_games[a_side ? 0 : 1])
@@ -127,6 +141,28 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
       << Format("; %.1f plies per game",
                 per_move(r.plies, static_cast<std::uint64_t>(r.games)))
       << ", " << r.distinct_games << " distinct games\n";
+  if (players == 2) {
+    const auto& first = r.order_wdl[0];
+    const auto& second = r.order_wdl[1];
+    out << Format("A's score %.1f%% +- %.1f (95%% confidence interval)",
+                  r.ScorePercent(), r.ScoreMargin95())
+        << "; A wins-draws-losses when A moved first "
+        << first[0] << "-" << first[1] << "-" << first[2] << ", when B did "
+        << second[0] << "-" << second[1] << "-" << second[2] << "\n";
+  }
+  if (options.b_mcts) {
+    out << "B = MCTS yardstick (UCT c = 2, one random rollout, solver, a new "
+           "tree each move), "
+        << config.mcts_budget.count() << " ms per move"
+        << (options.mcts_simulations > 0
+                ? ", at most " + std::to_string(options.mcts_simulations) +
+                      " simulations"
+                : std::string())
+        << Format("; %.0f simulations per second",
+                  r.b_seconds > 0 ? static_cast<double>(r.b_nodes) / r.b_seconds
+                                  : 0.0)
+        << "\n";
+  }
   if (r.aborted_games > 0) {
     out << r.aborted_games << " games stopped unfinished (counted as draws)\n";
   }

@@ -6,7 +6,9 @@
 // players with each side's mean final margin from the seat that moved
 // first after the opening and from the other (the Congkak criterion), or
 // A's rank counts and share of first places for 3-4 players, plus the mean
-// thinking time (and search positions) per move of each side.
+// thinking time (and search positions) per move of each side. Two players:
+// then the score's 95% confidence interval and A's results split by who
+// moved first. B may be the MCTS yardstick instead of a level (`--b mcts`).
 // With --nodes the results are reproducible on any machine.
 
 #ifndef MANCALA_SERVICES_CLI_ARENA_H_
@@ -33,6 +35,12 @@ struct ArenaOptions {
   std::uint64_t nodes = 0;  // Per-move search positions; 0 = no limit.
   int threads = 1;          // Games played in parallel.
   int opening_plies = 0;    // Random first moves (engine/cpu/self_play.h).
+  // B is the MCTS yardstick (engine/cpu/mcts_yardstick.h), two players
+  // only, with `mcts_ms` per move (< 0: the same as A's budget) and at most
+  // `mcts_simulations` simulations per move (0 = no limit).
+  bool b_mcts = false;
+  long mcts_ms = -1;
+  std::uint64_t mcts_simulations = 0;
 };
 
 // Runs the series and prints the table to `out`. Returns 0, or 1 with a

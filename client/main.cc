@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "client/arena.h"
 #include "client/play.h"
@@ -253,8 +255,22 @@ int main(int argc, char** argv) {
                         "repeatable");
   arena_cmd->add_option("--a", arena.level_a, "level of player A (1-4)")
       ->required();
-  arena_cmd->add_option("--b", arena.level_b, "level of player B (1-4)")
+  std::string arena_b;
+  arena_cmd
+      ->add_option("--b", arena_b,
+                   "level of player B (1-4), or mcts for the MCTS yardstick "
+                   "(two players)")
       ->required();
+  arena_cmd
+      ->add_option("--mcts-ms", arena.mcts_ms,
+                   "with --b mcts: its time per move in ms (default: A's)")
+      ->check(CLI::Range(1L, 86400000L));
+  arena_cmd
+      ->add_option("--mcts-simulations", arena.mcts_simulations,
+                   "with --b mcts: simulations per move (0 = no limit); "
+                   "makes results reproducible")
+      ->check(kWholeNumber)
+      ->capture_default_str();
   arena_cmd->add_option("--games", arena.games, "games to play")
       ->capture_default_str();
   arena_cmd
@@ -290,6 +306,19 @@ int main(int argc, char** argv) {
 
   if (arena_cmd->parsed()) {
     if (!ParseOptionPairs(arena_option_pairs, &arena.options)) return 1;
+    if (arena_b == "mcts") {
+      arena.b_mcts = true;
+    } else {
+      try {
+        std::size_t used = 0;
+        arena.level_b = std::stoi(arena_b, &used);
+        if (used != arena_b.size()) throw std::invalid_argument(arena_b);
+      } catch (const std::exception&) {
+        std::cerr << "error: --b must be a level (1-4) or mcts (got "
+                  << arena_b << ")\n";
+        return 1;
+      }
+    }
     return mancala::cli::Arena(arena, std::cout, std::cerr);
   }
   if (queue_cmd->parsed()) {

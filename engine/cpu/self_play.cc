@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/mcts_yardstick.h"
 #include "engine/cpu/rng.h"
 
 namespace mancala::engine {
@@ -71,7 +74,21 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
     options.seed =
         cpu::Mix64(game_seed + static_cast<std::uint64_t>(state.ply()));
     const auto start = std::chrono::steady_clock::now();
-    const CpuReport report = AnalyzeMove(state, options);
+    CpuReport report;
+    if (!is_a && config.b_mcts && std::popcount(state.LegalMask()) > 1) {
+      cpu::MctsLimits limits;
+      limits.deadline = start + config.mcts_budget;
+      limits.max_simulations = config.mcts_simulations;
+      limits.seed = options.seed;
+      const cpu::MctsResult r = cpu::MctsYardstick(state, limits);
+      report.move = r.move;
+      report.nodes = r.simulations;
+    } else if (!is_a && config.b_mcts) {
+      // One legal move: the search could only confirm it.
+      report.move = std::countr_zero(state.LegalMask());
+    } else {
+      report = AnalyzeMove(state, options);
+    }
     const std::chrono::duration<double> took =
         std::chrono::steady_clock::now() - start;
     (is_a ? stats.a_seconds : stats.b_seconds) += took.count();
@@ -101,6 +118,15 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
 
 double SelfPlayResult::ScorePercent() const {
   return games == 0 ? 0 : 100.0 * (wins + 0.5 * draws) / games;
+}
+
+double SelfPlayResult::ScoreMargin95() const {
+  if (games < 2) return 0;
+  const double n = games;
+  const double mean = (wins + 0.5 * draws) / n;
+  const double sum_sq = wins + 0.25 * draws;  // Sum of squared scores.
+  const double variance = (sum_sq - n * mean * mean) / (n - 1);
+  return 100.0 * 1.96 * std::sqrt(std::max(variance, 0.0) / n);
 }
 
 double SelfPlayResult::FirstPercent() const {
@@ -144,14 +170,17 @@ SelfPlayResult RunSelfPlay(const SelfPlayConfig& config) {
   std::unordered_set<std::uint64_t> distinct;
   for (const GameStats& s : stats) {
     if (config.rules.players == 2) {
+      const std::size_t order = s.a_first ? 0 : 1;
       if (s.draw) {
         ++result.draws;
+        ++result.order_wdl[order][1];
       } else if (s.first) {
         ++result.wins;
+        ++result.order_wdl[order][0];
       } else {
         ++result.losses;
+        ++result.order_wdl[order][2];
       }
-      const std::size_t order = s.a_first ? 0 : 1;
       ++result.order_games[order];
       result.a_margin_sum[order] += s.margin;
     }

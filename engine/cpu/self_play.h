@@ -53,6 +53,12 @@ struct SelfPlayConfig {
   std::uint64_t node_limit = 0;            // Per move, both sides; 0 = none.
   int threads = 1;                         // Games played in parallel.
   int opening_plies = 0;                   // Random moves first (see above).
+  // Two players only: B is the MCTS yardstick (mcts_yardstick.h) instead
+  // of level_b, with its own time per move and, for reproducible runs, a
+  // simulation limit (0 = none). B's "nodes" are then its simulations.
+  bool b_mcts = false;
+  std::chrono::milliseconds mcts_budget{1000};
+  std::uint64_t mcts_simulations = 0;
 };
 
 struct SelfPlayResult {
@@ -70,6 +76,8 @@ struct SelfPlayResult {
   // (positive: A ahead; an aborted game counts 0).
   std::array<int, 2> order_games{};
   std::array<long long, 2> a_margin_sum{};
+  // The same split of A's wins, draws and losses: order_wdl[order][0..2].
+  std::array<std::array<int, 3>, 2> order_wdl{};
   // Thinking time and moves, summed per side (B: all B seats together).
   double a_seconds = 0;
   double b_seconds = 0;
@@ -86,6 +94,10 @@ struct SelfPlayResult {
 
   // A's score in percent, a draw counting half (two players).
   double ScorePercent() const;
+  // Half-width of the 95% confidence interval of ScorePercent(), in
+  // points: 1.96 standard errors of the mean game score (1, 1/2, 0), the
+  // normal approximation with the sample variance.
+  double ScoreMargin95() const;
   // Games in which A finished first alone, in percent.
   double FirstPercent() const;
   // Mean final margin of A (`a_side`) or B (!`a_side`) over the games in

@@ -25,6 +25,9 @@ expect_error "--seed: must be a whole number" --game kalah --a 2 --b 1 --seed -1
 expect_error "--nodes: must be a whole number" --game kalah --a 2 --b 1 --nodes -1
 expect_error "--budget-ms: Value 0 not in range" --game kalah --a 2 --b 1 --budget-ms 0
 expect_error "--opening-plies: Value 101 not in range" --game kalah --a 2 --b 1 --opening-plies 101
+expect_error "--b must be a level (1-4) or mcts (got x)" --game kalah --a 2 --b x
+expect_error "--b mcts plays two-player games only (got 3 players)" \
+  --game mancala_basic --players 3 --a 2 --b mcts
 expect_error "must be a multiple of the 4 players" \
   --game mancala_basic --players 4 --a 2 --b 1 --games 6 --opening-plies 2
 
@@ -51,5 +54,21 @@ b_first=${BASH_REMATCH[1]} b_second=${BASH_REMATCH[2]}
 awk -v a1="$a_first" -v a2="$a_second" -v b1="$b_first" -v b2="$b_second" \
   'BEGIN { exit !(a1 + b2 == 0 && a2 + b1 == 0) }' ||
   fail "margins do not mirror: $a_row / $b_row"
+
+# The MCTS yardstick as B: with a simulation limit the series repeats
+# itself, and the split by opener adds up to the totals.
+yard=(--game kalah --a 3 --b mcts --games 4 --seed 2 --nodes 2000 --mcts-simulations 300)
+y1=$("$MANCALA" arena "${yard[@]}")
+y2=$("$MANCALA" arena "${yard[@]}" --threads 2)
+[ "$(sed -n 4p <<<"$y1")" = "$(sed -n 4p <<<"$y2")" ] || fail "mcts series differ: $y1 / $y2"
+grep -q "^B mcts " <<<"$y1" || fail "no B mcts row: $y1"
+grep -q "simulations per second" <<<"$y1" || fail "no simulation rate: $y1"
+[[ "$(sed -n 4p <<<"$y1")" =~ ^A\ +([0-9]+)\ +([0-9]+)\ +([0-9]+) ]] || fail "table: $y1"
+total="${BASH_REMATCH[1]}-${BASH_REMATCH[2]}-${BASH_REMATCH[3]}"
+[[ "$y1" =~ when\ A\ moved\ first\ ([0-9]+)-([0-9]+)-([0-9]+),\ when\ B\ did\ ([0-9]+)-([0-9]+)-([0-9]+) ]] ||
+  fail "no split by opener: $y1"
+m=("${BASH_REMATCH[@]}")
+[ "$((m[1] + m[4]))-$((m[2] + m[5]))-$((m[3] + m[6]))" = "$total" ] ||
+  fail "split ${m[0]} does not add up to $total"
 
 echo "PASS"
