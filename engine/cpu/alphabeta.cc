@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <optional>
 #include <vector>
 
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/kalah_endgame.h"
 #include "engine/cpu/root_moves.h"
 #include "engine/cpu/transposition_table.h"
 
@@ -18,12 +20,23 @@ class Searcher {
       : root_(root),
         limits_(limits),
         me_(root.to_move()),
-        tt_(limits.tt_log2) {}
+        tt_(limits.tt_log2),
+        endgame_(limits.endgame) {
+    for (int p = 0; p < 2; ++p) {
+      seeds_ += root.store(p);
+      for (int i = 0; i < root.rules().pits; ++i) seeds_ += root.pit(p, i);
+    }
+  }
 
   SearchResult Run();
 
  private:
   int Search(const State& s, int depth, int alpha, int beta, int ext);
+  // The exact value of `s` for the root player if the endgame table
+  // covers it: the final margin is the store difference plus the table's
+  // share of the seeds still in the pits (kalah_endgame.h), valued as a
+  // finished game is (evaluation.h).
+  std::optional<int> TableValue(const State& s) const;
   // The legal moves of `s` in search order: `first` (if legal), then by
   // history, then pits nearer the store first.
   int OrderMoves(const State& s, int first,
@@ -33,6 +46,8 @@ class Searcher {
   const SearchLimits limits_;
   const int me_;
   TranspositionTable tt_;
+  const KalahEndgameTable* const endgame_;
+  int seeds_ = 0;  // All seeds, stores included: constant in Kalah.
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
   NodeCounter counter_{limits_};  // Armed after the depth-1 iteration.
   bool depth_cut_ = false;        // Some node was cut by depth (or by the TT).
@@ -62,7 +77,20 @@ int Searcher::OrderMoves(const State& s, int first,
   return count;
 }
 
+std::optional<int> Searcher::TableValue(const State& s) const {
+  if (endgame_ == nullptr ||
+      seeds_ - s.store(0) - s.store(1) > endgame_->max_seeds()) {
+    return std::nullopt;
+  }
+  const std::optional<int> share = endgame_->Lookup(s);
+  if (!share) return std::nullopt;
+  const int margin = s.store(me_) - s.store(1 - me_) +
+                     (s.to_move() == me_ ? *share : -*share);
+  return MarginValue(margin);
+}
+
 int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
+  if (const std::optional<int> exact = TableValue(s)) return *exact;
   if (depth <= 0) {
     depth_cut_ = true;
     return Evaluate(s, me_);

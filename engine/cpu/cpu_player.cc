@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/cpu/alphabeta.h"
+#include "engine/cpu/kalah_endgame.h"
 #include "engine/cpu/monte_carlo.h"
 #include "engine/cpu/multiplayer_search.h"
 #include "engine/cpu/one_ply.h"
@@ -54,6 +55,14 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
   limits.node_limit = options.node_limit;
   limits.extensions = kExtraTurnExtensions;
   limits.model_opponents = true;
+  if (level == 4 && players == 2) {
+    // Endgame tables (Kalah). With a node limit the move must not depend
+    // on timing, so the table is waited for (built before the clock
+    // starts); otherwise it is used once its background build is done.
+    limits.endgame = options.node_limit > 0
+                         ? cpu::KalahEndgameTable::For(state.rules())
+                         : cpu::KalahEndgameTable::IfReady(state.rules());
+  }
   const auto now = std::chrono::steady_clock::now();
   if (options.budget.count() <= 0) {
     limits.deadline = now;

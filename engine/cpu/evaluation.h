@@ -55,6 +55,11 @@ int Evaluate(const State& state, int player);
 // minus its own (Mancala Basic, MB.16). Positive: `player` is ahead.
 int FinalMargin(const State& state, int player);
 
+// Kalah, Oware, Congkak: the value of a game that ends with `margin`
+// (FinalMargin) for the player: what Evaluate gives once it is over, used
+// where a result is known exactly before the end (kalah_endgame.h).
+int MarginValue(int margin);
+
 // One value per player (entries beyond the player count are 0).
 using PlayerValues = std::array<int, kMaxPlayers>;
 

@@ -13,6 +13,8 @@
 
 namespace mancala::engine::cpu {
 
+class KalahEndgameTable;
+
 inline constexpr int kMaxSearchDepth = 64;
 
 struct SearchLimits {
@@ -35,6 +37,10 @@ struct SearchLimits {
   // MaxNSearch only (multiplayer_search.h): the other players follow a
   // greedy model instead of being searched.
   bool model_opponents = false;
+  // AlphaBetaSearch only: positions this endgame table covers (Kalah,
+  // kalah_endgame.h) take its exact value instead of being searched; null
+  // for none.
+  const KalahEndgameTable* endgame = nullptr;
   // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
   int tt_log2 = 20;
 };
