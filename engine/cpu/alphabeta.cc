@@ -14,6 +14,12 @@
 namespace mancala::engine::cpu {
 namespace {
 
+std::array<std::array<int, 2>, kMaxSearchDepth + 16> MakeKillers() {
+  std::array<std::array<int, 2>, kMaxSearchDepth + 16> k;
+  for (auto& slot : k) slot = {-1, -1};
+  return k;
+}
+
 class Searcher {
  public:
   Searcher(const State& root, const SearchLimits& limits)
@@ -31,15 +37,20 @@ class Searcher {
   SearchResult Run();
 
  private:
-  int Search(const State& s, int depth, int alpha, int beta, int ext);
+  // Plies from the root (for the killer moves); clamped to kMaxPly - 1.
+  static constexpr int kMaxPly = kMaxSearchDepth + 16;
+
+  int Search(const State& s, int depth, int alpha, int beta, int ext,
+             int ply);
   // The exact value of `s` for the root player if the endgame table
   // covers it: the final margin is the store difference plus the table's
   // share of the seeds still in the pits (kalah_endgame.h), valued as a
   // finished game is (evaluation.h).
   std::optional<int> TableValue(const State& s) const;
-  // The legal moves of `s` in search order: `first` (if legal), then by
+  // The legal moves of `s` in search order: `first` (if legal), then the
+  // killer moves of `ply` (the last two that cut off there), then by
   // history, then pits nearer the store first.
-  int OrderMoves(const State& s, int first,
+  int OrderMoves(const State& s, int first, int ply,
                  std::array<int, kMaxPits>& out) const;
 
   const State& root_;
@@ -49,26 +60,34 @@ class Searcher {
   const KalahEndgameTable* const endgame_;
   int seeds_ = 0;  // All seeds, stores included: constant in Kalah.
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
+  std::array<std::array<int, 2>, kMaxPly> killers_ = MakeKillers();
   NodeCounter counter_{limits_};  // Armed after the depth-1 iteration.
   bool depth_cut_ = false;        // Some node was cut by depth (or by the TT).
 };
 
-int Searcher::OrderMoves(const State& s, int first,
+int Searcher::OrderMoves(const State& s, int first, int ply,
                          std::array<int, kMaxPits>& out) const {
   const std::uint32_t mask = s.LegalMask();
   const int n = s.rules().pits;
   const auto& hist = history_[s.to_move()];
+  const auto& killers = killers_[static_cast<std::size_t>(ply)];
+  // Sort keys: the table's move, then the two killers, then by history.
+  constexpr std::uint64_t kTop = ~std::uint64_t{0};
+  std::array<std::uint64_t, kMaxPits> key{};
   int count = 0;
-  if (first >= 0 && (mask >> first & 1u)) out[count++] = first;
-  const int start = count;
   for (int i = n - 1; i >= 0; --i) {
-    if ((mask >> i & 1u) && i != first) out[count++] = i;
+    if (!(mask >> i & 1u)) continue;
+    key[static_cast<std::size_t>(i)] = i == first           ? kTop
+                                       : i == killers[0]    ? kTop - 1
+                                       : i == killers[1]    ? kTop - 2
+                                                            : hist[i];
+    out[count++] = i;
   }
-  // Insertion sort by history, stable (ties keep nearer-the-store first).
-  for (int a = start + 1; a < count; ++a) {
+  // Insertion sort, stable (ties keep nearer-the-store first).
+  for (int a = 1; a < count; ++a) {
     const int pit = out[a];
     int b = a;
-    while (b > start && hist[out[b - 1]] < hist[pit]) {
+    while (b > 0 && key[out[b - 1]] < key[pit]) {
       out[b] = out[b - 1];
       --b;
     }
@@ -89,7 +108,8 @@ std::optional<int> Searcher::TableValue(const State& s) const {
   return MarginValue(margin);
 }
 
-int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
+int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext,
+                     int ply) {
   if (const std::optional<int> exact = TableValue(s)) return *exact;
   if (depth <= 0) {
     depth_cut_ = true;
@@ -109,8 +129,9 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
       }
     }
   }
-  std::array<int, kMaxPits> moves;
-  const int count = OrderMoves(s, tt_move, moves);
+  std::array<int, kMaxPits> moves{};
+  const int next_ply = std::min(ply + 1, kMaxPly - 1);
+  const int count = OrderMoves(s, tt_move, ply, moves);
   const bool maximizing = s.to_move() == me_;
   int best = maximizing ? -kInfinity : kInfinity;
   int best_move = moves[0];
@@ -121,13 +142,26 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
     const int pit = moves[k];
     counter_.Expand(s, pit, child);
     if (counter_.aborted()) return 0;
+    const bool over = IsFinalFor(child, me_);
+    const bool same_turn =
+        child.to_move() == s.to_move() && ext < limits_.extensions;
+    auto value = [&](int lo, int hi) {
+      if (over) return Evaluate(child, me_);
+      if (same_turn) return Search(child, depth, lo, hi, ext + 1, next_ply);
+      return Search(child, depth - 1, lo, hi, ext, next_ply);
+    };
     int v;
-    if (IsFinalFor(child, me_)) {
-      v = Evaluate(child, me_);
-    } else if (child.to_move() == s.to_move() && ext < limits_.extensions) {
-      v = Search(child, depth, a, b, ext + 1);  // The same turn goes on.
+    if (k == 0 || over) {
+      v = value(a, b);
+    } else if (maximizing) {
+      // Principal-variation search: the later moves are first only tested
+      // against the best so far with a null window, and searched with the
+      // whole window only if they might be better.
+      v = value(a, a + 1);
+      if (!counter_.aborted() && v > a && v < b) v = value(a, b);
     } else {
-      v = Search(child, depth - 1, a, b, ext);
+      v = value(b - 1, b);
+      if (!counter_.aborted() && v < b && v > a) v = value(a, b);
     }
     if (counter_.aborted()) return 0;
     if (maximizing ? v > best : v < best) {
@@ -140,6 +174,11 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
       }
       if (a >= b) {
         history_[s.to_move()][pit] += static_cast<std::uint64_t>(depth * depth);
+        auto& killers = killers_[static_cast<std::size_t>(ply)];
+        if (killers[0] != pit) {
+          killers[1] = killers[0];
+          killers[0] = pit;
+        }
         break;
       }
     }
@@ -167,24 +206,35 @@ SearchResult Searcher::Run() {
       counter_.Expand(root_, root.move(k), child);
       if (counter_.aborted()) break;
       // The window starts one below the best value so far, so a move worth
-      // as much gets its exact value and can be told apart as a tie.
-      const int low = root.has_best() ? root.best_value() - 1 : -kInfinity;
-      int v;
-      if (IsFinalFor(child, me_)) {
-        v = Evaluate(child, me_);
-      } else if (child.to_move() == me_ && limits_.extensions > 0 &&
-                 depth > 1) {
-        // An extra turn (not in the depth-1 iteration, which must stay
-        // one position per move).
-        v = Search(child, depth, low, kInfinity, 1);
-      } else {
-        v = Search(child, depth - 1, low, kInfinity, 0);
-      }
+      // as much gets its exact value and can be told apart as a tie; it
+      // ends one above (principal-variation search), and a move that turns
+      // out better is searched again with the window open above.
+      const bool has_best = root.has_best();
+      const int low = has_best ? root.best_value() - 1 : -kInfinity;
+      const int high = has_best ? root.best_value() + 1 : kInfinity;
+      auto value = [&](int hi) {
+        if (IsFinalFor(child, me_)) return Evaluate(child, me_);
+        if (child.to_move() == me_ && limits_.extensions > 0 && depth > 1) {
+          // An extra turn (not in the depth-1 iteration, which must stay
+          // one position per move).
+          return Search(child, depth, low, hi, 1, 1);
+        }
+        return Search(child, depth - 1, low, hi, 0, 1);
+      };
+      int v = value(high);
+      if (!counter_.aborted() && has_best && v >= high) v = value(kInfinity);
       if (counter_.aborted()) break;
       root.Record(k, v);
     }
     if (counter_.aborted()) {
       result.cut_short = true;
+      // Use the whole budget: the interrupted iteration searched the
+      // previous best move first, so a move it found better than that one
+      // (searched to this depth with an open window above) is played.
+      if (root.has_best()) {
+        result.move = root.BestSoFar();
+        result.value = root.best_value();
+      }
       break;
     }
     result.value = root.best_value();

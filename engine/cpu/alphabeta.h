@@ -17,15 +17,29 @@
 // completely (or a limit ends it). A result already decided does not stop
 // it: decided values keep counting the margin (evaluation.h), so the
 // search goes on looking for the largest win or the smallest loss. The move
-// returned is the best move of the deepest completed iteration; depth 1
+// returned is the best move of the deepest completed iteration (or of one
+// cut short, see below); depth 1
 // always completes (it applies each legal move once), so a legal move comes
-// back even if the search is stopped before it starts. Inside the tree,
-// moves are ordered by the transposition table's move, then by a history
-// table (moves that caused cut-offs before); root moves by the previous
-// iteration's values. Root moves are searched with a window just below the
-// best value so far, so moves worth exactly as much are recognised as ties;
-// the move returned is drawn among the ties with `seed` (so a seeded CPU
-// varies its play between games).
+// back even if the search is stopped before it starts. An iteration cut
+// short by a limit still counts where it can: it searches the previous
+// best move first, and a later root move it has already found better is
+// played instead (so the whole budget is used).
+// Inside the tree, moves are ordered by the transposition table's move,
+// then the two killer moves of the ply (the last that caused a cut-off at
+// that distance from the root), then by a history table (moves that caused
+// cut-offs before, weighted by depth squared); root moves by the previous
+// iteration's values. Every move after the first is searched with a null
+// window first (principal-variation search, Marsland and Campbell 1982)
+// and again with the full window only if it may be better. Root moves are
+// searched with a window from one below to one above the best value so
+// far (again with the window open above if they are better), so moves
+// worth exactly as much are recognised as ties; the move returned is drawn
+// among the ties with `seed` (so a seeded CPU varies its play between
+// games).
+// With `endgame` set (level 4, Kalah), a position the table covers gets its
+// exact value (kalah_endgame.h) and is not searched further; a tree whose
+// every line ends in the table, or in the end of the game, stops the
+// deepening.
 //
 // Determinism: with the same state and limits (`node_limit`, `seed`,
 // `max_depth`, ...), the result is the same on every run, provided neither

@@ -11,6 +11,7 @@
 #include "engine/cpu/multiplayer_search.h"
 #include "engine/cpu/one_ply.h"
 #include "engine/cpu/random_player.h"
+#include "engine/cpu/swindle.h"
 
 namespace mancala::engine {
 namespace {
@@ -85,6 +86,12 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     result = cpu::MonteCarloSearch(state, limits);
   }
   report.move = result.move;
+  if (limits.endgame != nullptr) {
+    // A lost Kalah endgame: the opponent's best chance to go wrong.
+    if (const auto swindle = cpu::SwindleMove(state, *limits.endgame)) {
+      report.move = *swindle;
+    }
+  }
   report.value = result.value;
   report.depth = result.depth;
   report.nodes = result.nodes;

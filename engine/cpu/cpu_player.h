@@ -8,9 +8,15 @@
 //   3  a search of Level3Depth(players) plies: alpha-beta for two players
 //      (alphabeta.h), two rounds of an opponent-model max-n search for 3-4
 //      (multiplayer_search.h);
-//   4  two players: alpha-beta with iterative deepening and a transposition
-//      table; 3-4 players: Monte Carlo tree search (monte_carlo.h); both
-//      until the budget, the node limit or `stop` ends them.
+//   4  two players: alpha-beta with iterative deepening, a transposition
+//      table, killer and history move ordering and principal-variation
+//      search (alphabeta.h), and in Kalah exact endgame tables for 13 seeds
+//      or fewer in the pits (kalah_endgame.h), where a lost position is
+//      played for the opponent's best chance to go wrong (swindle.h);
+//      3-4 players: Monte Carlo
+//      tree search (monte_carlo.h); both until the budget, the node limit
+//      or `stop` ends them. Measured against a plain MCTS (mcts_yardstick.h)
+//      at equal time per move: README "CPU players".
 // Every search treats an extra turn as the same player's next move, and up
 // to four extra-turn moves per line do not count against the depth.
 // Two players: a won or lost game is still valued by its margin
@@ -27,6 +33,11 @@
 // Determinism: the move is a function of (state, level, seed, node_limit)
 // whenever the search is not cut short by `budget` or `stop`; give a
 // node_limit (and a generous budget) for reproducible tests and arenas.
+// Kalah endgame tables: level 4 with a node limit waits for the table to be
+// built (once per process, a few seconds: kalah_endgame.h) before its clock
+// starts, so the move never depends on timing; without a node limit it
+// never waits (the call that finds no table starts its build in the
+// background) and uses the table once it is there.
 //
 // Contract: `state` must not be over. Returns a legal pit of the player to
 // move, always, even when stopped early.

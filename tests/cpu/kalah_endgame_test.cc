@@ -8,10 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/cpu/rng.h"
+#include "engine/cpu/swindle.h"
 #include "engine/rules.h"
 #include "engine/state.h"
 #include "tests/cpu/test_positions.h"
@@ -123,6 +126,71 @@ TEST(KalahEndgame, TheTableLevelFourUsesCoversThirteenSeedsIn64MiB) {
   // More seeds than the table holds: no value.
   const State start(rules, 0);
   EXPECT_FALSE(table->Lookup(start).has_value());
+}
+
+// Random Kalah positions with up to `seeds` seeds in the pits that are not
+// over, under K.8.
+std::vector<State> SmallPositions(int seeds, int count, std::uint64_t seed) {
+  const Rules rules = KalahRules(EndRule::kMoverEmpty);
+  cpu::Rng rng(seed);
+  std::vector<State> out;
+  while (static_cast<int>(out.size()) < count) {
+    Board b = KalahBoard({}, {}, 0, 0);
+    const int n = 2 + rng.Below(seeds - 1);
+    for (int k = 0; k < n; ++k) ++b.pits[rng.Below(2)][rng.Below(6)];
+    b.stores[0] = (48 - n) / 2 + rng.Below(7) - 3;  // A close game.
+    b.stores[1] = 48 - n - b.stores[0];
+    auto parsed = State::FromBoard(rules, b, rng.Below(2));
+    if (auto* s = std::get_if<State>(&parsed)) out.push_back(*s);
+  }
+  return out;
+}
+
+// A swindle is only played in a lost position, and its trap is real: the
+// exhaustive search finds a reply of the opponent (after the mover's best
+// extra turns) that lets the mover draw or win.
+TEST(KalahSwindle, PlaysOnlyLostPositionsAndSetsRealTraps) {
+  const cpu::KalahEndgameTable table(EndRule::kMoverEmpty, 9);
+  int swindles = 0;
+  int differs = 0;
+  for (const State& s : SmallPositions(9, 400, 21)) {
+    const int me = s.to_move();
+    const int exact = BestMargin(s, me, -1000, 1000);
+    ASSERT_EQ(cpu::ExactMargin(s, me, table), exact);
+    const std::optional<int> move = cpu::SwindleMove(s, table);
+    if (exact >= 0) {
+      EXPECT_FALSE(move.has_value());
+      continue;
+    }
+    if (!move) continue;
+    ASSERT_TRUE(s.IsLegal(*move));
+    ++swindles;
+    State next = s;
+    next.Apply(*move);
+    if (BestMargin(next, me, -1000, 1000) < exact) ++differs;
+    // Follow the mover's extra turns by trying every continuation; some
+    // opponent reply must then give the mover a draw or a win.
+    std::vector<State> frontier = {next};
+    bool trap = false;
+    while (!frontier.empty() && !trap) {
+      const State t = frontier.back();
+      frontier.pop_back();
+      if (t.is_over()) continue;
+      for (const int pit : t.LegalMoves()) {
+        State u = t;
+        u.Apply(pit);
+        if (t.to_move() == me) {
+          frontier.push_back(u);
+        } else if (BestMargin(u, me, -1000, 1000) >= 0) {
+          trap = true;
+        }
+      }
+    }
+    EXPECT_TRUE(trap) << "move " << *move;
+  }
+  EXPECT_GT(swindles, 20);
+  RecordProperty("swindles", swindles);
+  RecordProperty("worse_margin", differs);
 }
 
 }  // namespace
