@@ -81,14 +81,14 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   config.mcts_budget = options.mcts_ms >= 0
                            ? std::chrono::milliseconds(options.mcts_ms)
                            : config.budget;
-  const std::string b_name =
-      options.b_mcts ? std::string("mcts")
-                     : "level " + std::to_string(options.level_b);
+  const std::string b_name = options.b_mcts
+                                 ? std::string("mcts")
+                                 : "level " + std::to_string(options.level_b);
 
   const engine::SelfPlayResult r = engine::RunSelfPlay(config);
   out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
-      << players << " players: A = level " << options.level_a << " vs B = "
-      << b_name << ", " << r.games << " games\n";
+      << players << " players: A = level " << options.level_a
+      << " vs B = " << b_name << ", " << r.games << " games\n";
   out << "seed " << options.seed << ", node limit "
       << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
       << ", budget " << config.budget.count() << " ms per move";
@@ -146,9 +146,9 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     const auto& second = r.order_wdl[1];
     out << Format("A's score %.1f%% +- %.1f (95%% confidence interval)",
                   r.ScorePercent(), r.ScoreMargin95())
-        << "; A wins-draws-losses when A moved first "
-        << first[0] << "-" << first[1] << "-" << first[2] << ", when B did "
-        << second[0] << "-" << second[1] << "-" << second[2] << "\n";
+        << "; A wins-draws-losses when A moved first " << first[0] << "-"
+        << first[1] << "-" << first[2] << ", when B did " << second[0] << "-"
+        << second[1] << "-" << second[2] << "\n";
   }
   if (options.b_mcts) {
     out << "B = MCTS yardstick (UCT c = 2, one random rollout, solver, a new "

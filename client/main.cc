@@ -314,8 +314,8 @@ int main(int argc, char** argv) {
         arena.level_b = std::stoi(arena_b, &used);
         if (used != arena_b.size()) throw std::invalid_argument(arena_b);
       } catch (const std::exception&) {
-        std::cerr << "error: --b must be a level (1-4) or mcts (got "
-                  << arena_b << ")\n";
+        std::cerr << "error: --b must be a level (1-4) or mcts (got " << arena_b
+                  << ")\n";
         return 1;
       }
     }

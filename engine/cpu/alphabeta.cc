@@ -40,16 +40,15 @@ class Searcher {
   // Plies from the root (for the killer moves); clamped to kMaxPly - 1.
   static constexpr int kMaxPly = kMaxSearchDepth + 16;
 
-  int Search(const State& s, int depth, int alpha, int beta, int ext,
-             int ply);
+  int Search(const State& s, int depth, int alpha, int beta, int ext, int ply);
   // The exact value of `s` for the root player if the endgame table
   // covers it: the final margin is the store difference plus the table's
   // share of the seeds still in the pits (kalah_endgame.h), valued as a
   // finished game is (evaluation.h).
   std::optional<int> TableValue(const State& s) const;
-  // The legal moves of `s` in search order: `first` (if legal), then the
-  // killer moves of `ply` (the last two that cut off there), then by
-  // history, then pits nearer the store first.
+  // The legal moves of `s` in search order: `first` (if legal), then by
+  // history, where the killer moves of `ply` (the last two that cut off
+  // there) count double, then pits nearer the store first.
   int OrderMoves(const State& s, int first, int ply,
                  std::array<int, kMaxPits>& out) const;
 
@@ -71,16 +70,20 @@ int Searcher::OrderMoves(const State& s, int first, int ply,
   const int n = s.rules().pits;
   const auto& hist = history_[s.to_move()];
   const auto& killers = killers_[static_cast<std::size_t>(ply)];
-  // Sort keys: the table's move, then the two killers, then by history.
+  // Sort keys: the table's move first, then by history, a killer's doubled
+  // (plus one, so it wins ties). Killers placed right after the table's
+  // move took 24% more positions to reach depth 11 in Kalah (12 positions
+  // from random openings); as a boost they save 4-6% in Oware and cost
+  // nothing in Kalah.
   constexpr std::uint64_t kTop = ~std::uint64_t{0};
   std::array<std::uint64_t, kMaxPits> key{};
   int count = 0;
   for (int i = n - 1; i >= 0; --i) {
     if (!(mask >> i & 1u)) continue;
-    key[static_cast<std::size_t>(i)] = i == first           ? kTop
-                                       : i == killers[0]    ? kTop - 1
-                                       : i == killers[1]    ? kTop - 2
-                                                            : hist[i];
+    key[static_cast<std::size_t>(i)] = i == first ? kTop
+                                       : i == killers[0] || i == killers[1]
+                                           ? 2 * hist[i] + 1
+                                           : hist[i];
     out[count++] = i;
   }
   // Insertion sort, stable (ties keep nearer-the-store first).
@@ -103,8 +106,8 @@ std::optional<int> Searcher::TableValue(const State& s) const {
   }
   const std::optional<int> share = endgame_->Lookup(s);
   if (!share) return std::nullopt;
-  const int margin = s.store(me_) - s.store(1 - me_) +
-                     (s.to_move() == me_ ? *share : -*share);
+  const int margin =
+      s.store(me_) - s.store(1 - me_) + (s.to_move() == me_ ? *share : -*share);
   return MarginValue(margin);
 }
 

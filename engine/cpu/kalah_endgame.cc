@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <limits>
-#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -59,8 +59,7 @@ std::size_t KalahEndgameTable::Index(const Cells& cells, int seeds) const {
   return index;
 }
 
-void KalahEndgameTable::SolveAll(Cells& cells, int from, int left,
-                                 int seeds) {
+void KalahEndgameTable::SolveAll(Cells& cells, int from, int left, int seeds) {
   if (from == kCells - 1) {
     cells[from] = left;
     Solve(cells, seeds);
@@ -196,9 +195,8 @@ const KalahEndgameTable* KalahEndgameTable::IfReady(const Rules& rules) {
   if (const auto* table = slot->table.load(std::memory_order_acquire)) {
     return table;
   }
-  std::call_once(slot->started, [rules] {
-    std::thread([rules] { For(rules); }).detach();
-  });
+  std::call_once(slot->started,
+                 [rules] { std::thread([rules] { For(rules); }).detach(); });
   return nullptr;
 }
 

@@ -70,7 +70,8 @@ bool Search::LimitReached() const {
   if (limits_.max_simulations > 0 && simulations_ >= limits_.max_simulations) {
     return true;
   }
-  if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) {
+  if (limits_.stop != nullptr &&
+      limits_.stop->load(std::memory_order_relaxed)) {
     return true;
   }
   return limits_.deadline != std::chrono::steady_clock::time_point::max() &&

@@ -42,7 +42,9 @@ class RootMoves {
   // The first move in search order among those worth best_value() so far
   // (has_best() must be true): in an iteration cut short, the move to play
   // (the previous best, searched first, unless a later move beat it).
-  int BestSoFar() const { return moves_[static_cast<std::size_t>(ties_.front())]; }
+  int BestSoFar() const {
+    return moves_[static_cast<std::size_t>(ties_.front())];
+  }
   // Ends a completed iteration: draws the chosen move among the best,
   // returns it, and reorders the moves for the next iteration.
   int EndIteration();

@@ -40,29 +40,29 @@ TEST(KalahEndgame, HandCheckedValues) {
     const cpu::KalahEndgameTable table(rule, 6);
     // Pit 5's seed reaches the store (K.4), but the mover's row is then
     // empty: the game ends and the other's seed is swept to it (K.8, K.9).
-    EXPECT_EQ(Value(table, KalahBoard({0, 0, 0, 0, 0, 1},
-                                      {0, 0, 0, 0, 0, 1}, 20, 20),
-                    rule),
-              0);
+    EXPECT_EQ(
+        Value(table, KalahBoard({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}, 20, 20),
+              rule),
+        0);
     // Pit 4's seed lands in the empty pit 5 and captures the seed opposite
     // (K.5): both rows are empty, +2.
-    EXPECT_EQ(Value(table, KalahBoard({0, 0, 0, 0, 1, 0},
-                                      {1, 0, 0, 0, 0, 0}, 20, 20),
-                    rule),
-              2);
+    EXPECT_EQ(
+        Value(table, KalahBoard({0, 0, 0, 0, 1, 0}, {1, 0, 0, 0, 0, 0}, 20, 20),
+              rule),
+        2);
     // Pit 5's two seeds: one to the store, one swept; the other player
     // gets both of its seeds (swept, or played: pit 5 to its store, then
     // pit 0 sown on to its own row and swept). -1.
-    EXPECT_EQ(Value(table, KalahBoard({0, 0, 0, 0, 0, 2},
-                                      {0, 0, 0, 0, 0, 1}, 20, 20),
-                    rule),
-              -1);
+    EXPECT_EQ(
+        Value(table, KalahBoard({0, 0, 0, 0, 0, 2}, {0, 0, 0, 0, 0, 1}, 20, 20),
+              rule),
+        -1);
     // Player 1 to move: the table is from the mover's side. Player 1's
     // pit 5 seed goes to its store, then its row is empty: +1 - 1.
-    EXPECT_EQ(Value(table, KalahBoard({0, 0, 0, 0, 0, 1},
-                                      {0, 0, 0, 0, 0, 1}, 20, 20),
-                    rule, 1),
-              0);
+    EXPECT_EQ(
+        Value(table, KalahBoard({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}, 20, 20),
+              rule, 1),
+        0);
   }
   // The mover's only seed reaches its store (K.4); its row is empty, so
   // the game ends under both rules and the other's two seeds are swept to
@@ -117,12 +117,13 @@ TEST(KalahEndgame, TheTableLevelFourUsesCoversThirteenSeedsIn64MiB) {
   EXPECT_LE(table->bytes(), 64u << 20);
   EXPECT_EQ(cpu::KalahEndgameTable::For(rules), table);  // Built once.
   EXPECT_EQ(cpu::KalahEndgameTable::IfReady(rules), table);
-  EXPECT_EQ(cpu::KalahEndgameTable::For(
-                std::get<Rules>(ParseRules("oware", {}, 2))),
-            nullptr);
+  EXPECT_EQ(
+      cpu::KalahEndgameTable::For(std::get<Rules>(ParseRules("oware", {}, 2))),
+      nullptr);
   RecordProperty("build_seconds", std::to_string(table->build_seconds()));
-  std::printf("kalah endgame table: %zu positions, %zu bytes, built in %.2f s\n",
-              table->positions(), table->bytes(), table->build_seconds());
+  std::printf(
+      "kalah endgame table: %zu positions, %zu bytes, built in %.2f s\n",
+      table->positions(), table->bytes(), table->build_seconds());
   // More seeds than the table holds: no value.
   const State start(rules, 0);
   EXPECT_FALSE(table->Lookup(start).has_value());

@@ -88,13 +88,15 @@ TEST(MctsYardstick, ASimulationLimitMakesItReproducible) {
 }
 
 TEST(MctsYardstick, PlaysLegalMovesInEveryTwoPlayerGame) {
-  for (const std::string game : {"kalah", "oware", "congkak", "mancala_basic"}) {
+  for (const std::string game :
+       {"kalah", "oware", "congkak", "mancala_basic"}) {
     const Rules rules = Parse(game);
     cpu::Rng rng(3);
     for (int g = 0; g < 2; ++g) {
       State s(rules, g);
       for (int ply = 0; ply < 400 && !s.is_over(); ++ply) {
-        const int move = cpu::MctsYardstick(s, Simulations(200, rng.Next())).move;
+        const int move =
+            cpu::MctsYardstick(s, Simulations(200, rng.Next())).move;
         ASSERT_TRUE(s.IsLegal(move)) << game << " ply " << ply;
         s.Apply(move);
       }
