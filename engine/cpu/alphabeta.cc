@@ -14,8 +14,13 @@
 namespace mancala::engine::cpu {
 namespace {
 
-std::array<std::array<int, 2>, kMaxSearchDepth + 16> MakeKillers() {
-  std::array<std::array<int, 2>, kMaxSearchDepth + 16> k;
+// Plies from the root that keep killer moves of their own (deeper plies,
+// reached only by extra-turn extensions, share the last).
+constexpr int kMaxPly = kMaxSearchDepth + 16;
+using Killers = std::array<std::array<int, 2>, kMaxPly>;
+
+Killers NoKillers() {
+  Killers k;
   for (auto& slot : k) slot = {-1, -1};
   return k;
 }
@@ -37,9 +42,7 @@ class Searcher {
   SearchResult Run();
 
  private:
-  // Plies from the root (for the killer moves); clamped to kMaxPly - 1.
-  static constexpr int kMaxPly = kMaxSearchDepth + 16;
-
+  // `ply`: plies from the root (for the killer moves), at most kMaxPly - 1.
   int Search(const State& s, int depth, int alpha, int beta, int ext, int ply);
   // The exact value of `s` for the root player if the endgame table
   // covers it: the final margin is the store difference plus the table's
@@ -59,7 +62,7 @@ class Searcher {
   const KalahEndgameTable* const endgame_;
   int seeds_ = 0;  // All seeds, stores included: constant in Kalah.
   std::array<std::array<std::uint64_t, kMaxPits>, kMaxPlayers> history_{};
-  std::array<std::array<int, 2>, kMaxPly> killers_ = MakeKillers();
+  Killers killers_ = NoKillers();
   NodeCounter counter_{limits_};  // Armed after the depth-1 iteration.
   bool depth_cut_ = false;        // Some node was cut by depth (or by the TT).
 };

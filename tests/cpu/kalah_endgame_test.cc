@@ -7,12 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "engine/cpu/cpu_player.h"
 #include "engine/cpu/rng.h"
 #include "engine/cpu/swindle.h"
 #include "engine/rules.h"
@@ -192,6 +194,33 @@ TEST(KalahSwindle, PlaysOnlyLostPositionsAndSetsRealTraps) {
   EXPECT_GT(swindles, 20);
   RecordProperty("swindles", swindles);
   RecordProperty("worse_margin", differs);
+}
+
+// Level 4 plays covered endgames perfectly: the swindle where it applies
+// (lost positions), else a move that keeps the best margin (the exhaustive
+// search's).
+TEST(KalahSwindle, LevelFourPlaysCoveredEndgamesPerfectly) {
+  const cpu::KalahEndgameTable* table =
+      cpu::KalahEndgameTable::For(KalahRules(EndRule::kMoverEmpty));
+  ASSERT_NE(table, nullptr);
+  for (const State& s : SmallPositions(9, 60, 31)) {
+    const int me = s.to_move();
+    CpuOptions o;
+    o.level = 4;
+    o.seed = 5;
+    o.node_limit = 20000;
+    o.budget = std::chrono::hours(1);
+    const int move = ChooseMove(s, o);
+    const int best = BestMargin(s, me, -1000, 1000);
+    if (const std::optional<int> swindle = cpu::SwindleMove(s, *table)) {
+      EXPECT_LT(best, 0);
+      EXPECT_EQ(move, *swindle);
+      continue;
+    }
+    State next = s;
+    next.Apply(move);
+    EXPECT_EQ(BestMargin(next, me, -1000, 1000), best) << "move " << move;
+  }
 }
 
 }  // namespace
