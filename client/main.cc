@@ -7,6 +7,7 @@
 //   arena        the CPU against itself, offline (see arena.h)
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -261,16 +262,6 @@ int main(int argc, char** argv) {
                    "level of player B (1-4), or mcts for the MCTS yardstick "
                    "(two players)")
       ->required();
-  arena_cmd
-      ->add_option("--mcts-ms", arena.mcts_ms,
-                   "with --b mcts: its time per move in ms (default: A's)")
-      ->check(CLI::Range(1L, 86400000L));
-  arena_cmd
-      ->add_option("--mcts-simulations", arena.mcts_simulations,
-                   "with --b mcts: simulations per move (0 = no limit); "
-                   "makes results reproducible")
-      ->check(kWholeNumber)
-      ->capture_default_str();
   arena_cmd->add_option("--games", arena.games, "games to play")
       ->capture_default_str();
   arena_cmd
@@ -281,17 +272,26 @@ int main(int argc, char** argv) {
   arena_cmd->add_option("--seed", arena.seed, "series seed")
       ->check(kWholeNumber)
       ->capture_default_str();
-  arena_cmd
-      ->add_option("--budget-ms", arena.budget_ms,
-                   "time budget per move in ms (default 1000; with "
-                   "--nodes, one hour)")
-      ->check(CLI::Range(1L, 86400000L));
-  arena_cmd
-      ->add_option("--nodes", arena.nodes,
-                   "search positions per move for levels 3-4 "
-                   "(0 = no limit); makes results reproducible")
-      ->check(kWholeNumber)
-      ->capture_default_str();
+  // Per-move limits: a time in ms, and a count that makes results
+  // reproducible (0 = no limit).
+  auto add_ms = [&](const char* name, long& ms, const char* help) {
+    arena_cmd->add_option(name, ms, help)->check(CLI::Range(1L, 86400000L));
+  };
+  auto add_count = [&](const char* name, std::uint64_t& n, const char* help) {
+    arena_cmd->add_option(name, n, help)
+        ->check(kWholeNumber)
+        ->capture_default_str();
+  };
+  add_ms("--budget-ms", arena.budget_ms,
+         "time budget per move in ms (default 1000; with --nodes, one hour)");
+  add_count("--nodes", arena.nodes,
+            "search positions per move for levels 3-4 (0 = no limit); makes "
+            "results reproducible");
+  add_ms("--mcts-ms", arena.mcts_ms,
+         "with --b mcts: its time per move in ms (default: A's)");
+  add_count("--mcts-simulations", arena.mcts_simulations,
+            "with --b mcts: simulations per move (0 = no limit); makes "
+            "results reproducible");
   arena_cmd->add_option("--threads", arena.threads, "games played in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
