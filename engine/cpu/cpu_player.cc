@@ -27,6 +27,21 @@ int TableBits(std::uint64_t node_limit) {
   return std::clamp(static_cast<int>(std::bit_width(node_limit)) + 1, 12, 20);
 }
 
+// Without a node limit, the endgame table's background build starts only
+// once at most this many seeds are left in the pits (a quarter of Kalah's
+// 48 in the stores): the search does not reach the table's 13 seeds before
+// that, and a game that ends earlier (or a server that only ever sees
+// openings) never pays for the build.
+constexpr int kEndgameBuildSeeds = 36;
+
+int SeedsInPits(const State& s) {
+  int seeds = 0;
+  for (int p = 0; p < s.rules().players; ++p) {
+    for (int i = 0; i < s.rules().pits; ++i) seeds += s.pit(p, i);
+  }
+  return seeds;
+}
+
 }  // namespace
 
 int Level3Depth(int players) {
@@ -60,9 +75,11 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     // Endgame tables (Kalah). With a node limit the move must not depend
     // on timing, so the table is waited for (built before the clock
     // starts); otherwise it is used once its background build is done.
-    limits.endgame = options.node_limit > 0
-                         ? cpu::KalahEndgameTable::For(state.rules())
-                         : cpu::KalahEndgameTable::IfReady(state.rules());
+    if (options.node_limit > 0) {
+      limits.endgame = cpu::KalahEndgameTable::For(state.rules());
+    } else if (SeedsInPits(state) <= kEndgameBuildSeeds) {
+      limits.endgame = cpu::KalahEndgameTable::IfReady(state.rules());
+    }
   }
   const auto now = std::chrono::steady_clock::now();
   if (options.budget.count() <= 0) {

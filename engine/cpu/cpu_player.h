@@ -36,8 +36,9 @@
 // Kalah endgame tables: level 4 with a node limit waits for the table to be
 // built (once per process, a few seconds: kalah_endgame.h) before its clock
 // starts, so the move never depends on timing; without a node limit it
-// never waits (the call that finds no table starts its build in the
-// background) and uses the table once it is there.
+// never waits (the first call with at most 36 seeds left in the pits
+// starts the build in the background) and uses the table once it is
+// there.
 //
 // Contract: `state` must not be over. Returns a legal pit of the player to
 // move, always, even when stopped early.
