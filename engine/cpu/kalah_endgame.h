@@ -23,16 +23,17 @@
 // Size (kKalahEndgameSeeds = 13, 6 pits a side): C(13 + 12, 12) =
 // 5,200,300 positions, 5.0 MiB per end rule (K.8 / K.8'), within the
 // issue's 64 MiB a game. Build time: KalahEndgameTable::build_seconds();
-// 4.2 s measured on the 2-core development machine under a load average of
-// 8.7, about 1 s on an idle core (README "CPU players"). 14 seeds would be
-// 9.2 MiB but took 11 s there, too long a stall for a first move. A table
+// 1.9 to 14 s measured on the 2-core development machine under load
+// averages of 6 to 15 (one thread; README "CPU players"). 14 seeds would be
+// 9.2 MiB but took 11 s there when 13 took 4.2 s, and every process that
+// plays level 4 with a node limit (tests, arenas) waits for it. A table
 // is built once per process and end rule: For() builds it in the calling
 // thread (or waits for the build under way); IfReady() never waits: the
 // first call starts the build on a thread of its own and, until it is
 // done, answers nullptr. Built tables are never freed (a process keeps
 // them until it exits, so a build still running then is harmless).
-// Thread-safety: For() is safe to call concurrently; a built table is
-// immutable.
+// Thread-safety: For() and IfReady() are safe to call concurrently; a built
+// table is immutable.
 
 #ifndef MANCALA_ENGINE_CPU_KALAH_ENDGAME_H_
 #define MANCALA_ENGINE_CPU_KALAH_ENDGAME_H_
