@@ -20,9 +20,10 @@
 // then the most visits, then the larger reward sum. Extra turns need no
 // special case: each node records who moved into it.
 //
-// Speed (RelWithDebInfo, one core of the 2-core development machine): see
-// README "CPU players"; about 3e5 simulations per second in Kalah from the
-// start, fewer in Oware, whose games are longer.
+// Speed (RelWithDebInfo, the 2-core development machine shared under load
+// averages of 6 to 15, so a fraction of a core): 120,000 to 180,000
+// simulations per second in Kalah and about 30,000 in Oware, whose games
+// are longer (README "CPU players"; `mancala arena --b mcts` prints it).
 //
 // Determinism: with the same state, seed and `max_simulations`, and no
 // deadline or stop cutting it, the result is the same on every run.
