@@ -15,8 +15,8 @@ namespace mancala::cli {
 
 struct HealthOptions {
   std::string server = "127.0.0.1:50051";
-  // "" asks about the whole server; mancalad also answers "liveness",
-  // "readiness" and each "mancala.v1.*Service" (docs/api.md "Health").
+  // "" asks about the whole server; mancalad also answers "liveness" and
+  // "readiness", and no other name (docs/api.md "Health").
   std::string service;
   int timeout_ms = 5000;  // the call's deadline, milliseconds
 };

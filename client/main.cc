@@ -294,8 +294,8 @@ int main(int argc, char** argv) {
   health_cmd->add_option("--server", health.server, "mancalad address")
       ->capture_default_str();
   health_cmd->add_option("--service", health.service,
-                         "a health name: liveness, readiness, "
-                         "mancala.v1.MatchService, ... (default: the server)");
+                         "a health name: liveness or readiness (default: "
+                         "the whole server)");
   health_cmd->add_option("--timeout-ms", health.timeout_ms, "the call's deadline")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();

@@ -25,8 +25,7 @@ expect() {
 expect 0 SERVING
 expect 0 SERVING --service readiness
 expect 0 SERVING --service liveness
-expect 0 SERVING --service mancala.v1.MatchService
-expect 1 SERVICE_UNKNOWN --service mancala.v1.NoSuchService
+expect 1 SERVICE_UNKNOWN --service mancala.v1.MatchService  # docs/api.md "Health": 3 names
 
 kill -TERM "$SERVER_PID"
 wait_for "$WORK/server.log" "draining: readiness NOT_SERVING" 10
