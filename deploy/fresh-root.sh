@@ -7,7 +7,7 @@
 #      grpc.health.v1 SERVING (`mancala health`), and stops it by its pid;
 #   2. runs `deploy/dev.sh test` (with CI=true), whose exit status is this
 #      script's and whose ctest summary is the last thing it prints.
-# The root is removed at the end, whatever happens. .ci/run is this script;
+# The root is removed at the end, whatever happens. .ci/run runs this script;
 # a developer runs it by hand the same way (as root):
 #
 #   deploy/fresh-root.sh          # what HEAD holds: commit first

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deploy.ContainerImage: deploy/Containerfile built with podman and run the
-# way deploy/k8s runs it (as root, on this machine: .ci/run runs it before
+# way deploy/k8s runs it (as root, on this machine: .ci/run runs it after
 # the fresh root; podman needs this machine's cgroups and network).
 #
 #   1. a Debian 12 base made with mmdebstrap from this machine's apt sources
