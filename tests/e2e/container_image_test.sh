@@ -49,6 +49,13 @@ cleanup() {
   podman kube down "$WORK/kube.yaml" >/dev/null 2>&1 || true
   podman secret rm "mancalad-database-$TAG" >/dev/null 2>&1 || true
   podman rmi -f "$IMAGE" "$BASE" >/dev/null 2>&1 || true
+  # The build stage is left as an untagged image (about 1.5 GB): remove
+  # the untagged images this run made, none that were there before it.
+  if [ -n "${DANGLING_BEFORE+set}" ]; then
+    comm -13 <(echo "$DANGLING_BEFORE") \
+      <(podman images -q --filter dangling=true | sort -u) |
+      xargs -r podman rmi -f >/dev/null 2>&1 || true
+  fi
   bash "$REPO/deploy/pg.sh" stop >/dev/null 2>&1 || true
   rm -rf "$WORK"
   exit $rc
@@ -106,6 +113,7 @@ step "base $BASE made in $((SECONDS - t0)) s"
 t0=$SECONDS
 REVISION=$(git -C "$REPO" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 VERSION=$(sed -n 's/^project(mancala_server VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLists.txt")
+DANGLING_BEFORE=$(podman images -q --filter dangling=true | sort -u)
 podman build -q -f "$REPO/deploy/Containerfile" -t "$IMAGE" \
   --build-arg BASE="$BASE" --build-arg REVISION="$REVISION" \
   --build-arg VERSION="$VERSION" "$REPO" >"$WORK/build.log" 2>&1 ||
