@@ -126,7 +126,7 @@ sanitizer_suites() {
   # Every report fails the run: the test whose process reported exits 66
   # (TSan's exitcode) and its reports show in ctest's output; any report
   # counted in the log (from any process) fails the step as well. The
-  # services lock with services/mutex.h (std::mutex), which TSan sees;
+  # services lock with services/base/mutex.h (std::mutex), which TSan sees;
   # tests/tsan.supp only lists Debian libraries it cannot see into.
   local log=build-tsan/ctest-tsan.log
   (cd build-tsan &&

@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "services/admin_token.h"
-#include "services/build_info.h"
-#include "services/log_limit.h"
-#include "services/logging.h"
+#include "services/api/log_limit.h"
+#include "services/base/build_info.h"
+#include "services/base/logging.h"
 #include "services/server.h"
 #include "storage/open_store.h"
 

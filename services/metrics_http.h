@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
-#include "services/metrics.h"
+#include "services/base/metrics.h"
 
 namespace httplib {
 class Server;

@@ -3,6 +3,7 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/version_info.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -10,23 +11,26 @@
 #include <thread>
 
 #include "absl/time/time.h"
-#include "services/admin_service.h"
-#include "services/auth.h"
-#include "services/cluster_node.h"
-#include "services/convert.h"
-#include "services/cpu_worker.h"
-#include "services/guarded_services.h"
-#include "services/live_matches.h"
-#include "services/match_service.h"
-#include "services/matchmaking_service.h"
-#include "services/metrics.h"
+#include "services/api/admin_service.h"
+#include "services/api/auth.h"
+#include "services/api/guarded_services.h"
+#include "services/api/match_service.h"
+#include "services/api/matchmaking_service.h"
+#include "services/api/player_service.h"
+#include "services/api/rating_service.h"
+#include "services/api/rpc_log.h"
+#include "services/api/unparsed_request.h"
+#include "services/api/watch_stream.h"
+#include "services/base/metrics.h"
+#include "services/base/mutex.h"
+#include "services/cluster/cluster_node.h"
+#include "services/match/cpu_worker.h"
+#include "services/match/live_matches.h"
 #include "services/metrics_http.h"
-#include "services/mutex.h"
-#include "services/player_service.h"
-#include "services/rating_service.h"
-#include "services/resource_names.h"
-#include "services/rpc_log.h"
-#include "services/unparsed_request.h"
+#include "services/wire/convert.h"
+#include "services/wire/resource_names.h"
+#include "services/wire/search_codec.h"
+#include "services/wire/stored_codec.h"
 #include "storage/open_cluster.h"
 #include "storage/open_match_queue.h"
 #include "storage/open_store.h"
@@ -35,7 +39,7 @@ namespace mancala::services {
 
 struct Server::Impl {
   // First member: outlives everything that reports to it.
-  Metrics metrics;
+  Metrics metrics{GRPC_CPP_VERSION_STRING};
   SystemClock system_clock;
   const Clock* clock = nullptr;
   std::unique_ptr<storage::Store> store;
@@ -44,6 +48,11 @@ struct Server::Impl {
   // PostgreSQL only. Declared before `matches` and `cpu`, whose threads
   // call it; its own threads call `matches`, so ~Impl() stops them first.
   std::unique_ptr<ClusterNode> cluster;
+  // What the domain reaches of the wire format; stateless, before their
+  // users.
+  const StoredCodec stored_codec;
+  const SearchCodec search_codec;
+  const WatchStreamFanOut watch_fanout;
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;
@@ -217,7 +226,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
           options.waiting_match_ttl)
           .count();
   impl->matches =
-      std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options);
+      std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options,
+                                    impl->stored_codec, impl->watch_fanout);
   // Null for SQLite; with PostgreSQL the nodes tell each other their moves.
   impl->matches->SetMoveNotices(std::move(store->notices));
   LiveMatches* live = impl->matches.get();
@@ -267,7 +277,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   if (!queue.ok()) return queue.status();
   impl->match_queue = *std::move(queue);
   impl->matchmaker = std::make_unique<Matchmaker>(
-      *impl->matches, *impl->store, *impl->match_queue, *impl->clock, mm);
+      *impl->matches, *impl->store, *impl->match_queue, *impl->clock,
+      impl->search_codec, mm);
   impl->matchmaking_service =
       std::make_unique<MatchmakingServiceImpl>(*impl->auth, *impl->matchmaker);
 

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "services/clock.h"
+#include "services/base/clock.h"
 
 namespace mancala::services {
 
@@ -51,7 +51,7 @@ struct ServerOptions {
   // stops taking calls (docs/design.md "Shutdown"). 0 = stop at once.
   std::chrono::milliseconds drain{0};
   // Threads that play the computer's moves, round robin over clients
-  // (services/cpu_worker.h); 0 leaves CPU turns pending (tests of turn
+  // (services/match/cpu_worker.h); 0 leaves CPU turns pending (tests of turn
   // order only).
   int cpu_threads = 2;
   // Thinking time per move for CPU levels 1-4, milliseconds.
@@ -82,8 +82,8 @@ struct ServerOptions {
   int fanout_threads = 2;  // Threads that feed watch streams.
   // Longest time between two queue updates to a searcher.
   std::chrono::milliseconds queue_update{5'000};
-  // Several nodes on one PostgreSQL database (services/cluster_node.h); not
-  // used with SQLite. The node's id (empty: DefaultNodeId(); its heartbeat,
+  // Several nodes on one PostgreSQL database (services/cluster/cluster_node.h);
+  // not used with SQLite. The node's id (empty: DefaultNodeId(); its heartbeat,
   // claims and matchmaking searches are tied to it), how often it
   // writes its heartbeat, and how often it sweeps the store for due turns
   // nobody alive has claimed.
@@ -105,7 +105,7 @@ struct ServerOptions {
   int max_watchers_per_match = 64;
   // Live events a WatchMatch stream may have queued (the reader fell that
   // far behind) before it is dropped with RESOURCE_EXHAUSTED; the client
-  // watches again from its ply (services/event_stream.h).
+  // watches again from its ply (services/api/event_stream.h).
   int max_queued_events = 10'000;
   // WAITING matches (OPEN seats) one player may have created at once;
   // CreateMatch beyond it is RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES).
@@ -115,7 +115,7 @@ struct ServerOptions {
   // long after its creation, also across restarts; 0 = never.
   std::chrono::seconds waiting_match_ttl{3600};
   // Players and matches created per client address: a bucket of `burst`
-  // refilled at `per_minute` (services/peer_limiter.h); burst 0 = no limit.
+  // refilled at `per_minute` (services/api/peer_limiter.h); burst 0 = no limit.
   int create_burst = 30;
   double create_per_minute = 30;
 };

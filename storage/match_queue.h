@@ -1,7 +1,8 @@
 // The matchmaking queue: who is searching, in which queue, since when. The
-// Matchmaker (services/matchmaker.h) holds the one matchmaking logic and the
-// streams of its own searchers; this interface holds the searches, so that
-// on PostgreSQL every node sees (and pairs) the searchers of every node.
+// Matchmaker (services/matchmaking/matchmaker.h) holds the one matchmaking
+// logic and the streams of its own searchers; this interface holds the
+// searches, so that on PostgreSQL every node sees (and pairs) the searchers of
+// every node.
 //
 // Two implementations: MemoryMatchQueue (storage/memory_match_queue.h), one
 // node, in memory, for SQLite (one server per database); PgMatchQueue
@@ -41,7 +42,7 @@ struct QueueEntry {
   std::string queue_key;  // Searches pair only within one key.
   // The queue's description for listings, UTF-8 text opaque here (the
   // service stores a mancala.v1.QueueStats.Queue as JSON,
-  // services/search_codec.h).
+  // services/wire/search_codec.h).
   std::string queue_info;
   double rating = 0;  // Glicko-2 rating in the queue's game.
   bool accept_cpu = false;
@@ -55,7 +56,7 @@ struct OwnSearch {
   std::string search_id;
   std::string player_id;
   // Empty while searching or claimed; opaque here (the service stores the
-  // match's resource name, services/search_codec.h).
+  // match's resource name, services/wire/search_codec.h).
   std::string match_id;
   int seat = -1;  // The searcher's seat in match_id.
 };

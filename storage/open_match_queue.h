@@ -17,7 +17,7 @@
 namespace mancala::storage {
 
 // `node_id`: this node's name, unique among the nodes sharing the database
-// (services/cluster_node.h DefaultNodeId()).
+// (services/cluster/cluster_node.h DefaultNodeId()).
 // `now_ms`: the server's clock, ms since the Unix epoch; `test_clock` says
 // it is a test's manual clock (PostgreSQL then measures waiting times with
 // it instead of the database clock: pg_match_queue.h). Opened after the store,

@@ -1,5 +1,5 @@
 // What a store tells the operator about its commits (the metrics endpoint,
-// services/metrics.h, implements StoreMetrics).
+// services/base/metrics.h, implements StoreMetrics).
 //
 // A commit is one durable write to the database (one fsync'd transaction).
 // A store that groups several callers' writes into one commit (group commit)

@@ -62,7 +62,7 @@ class Server:
                 "--cpu-budgets-ms", "5,5,5,5", "--queue-update-seconds", "60"]
         if "--create-burst" not in self.extra:
             # Many players from one address: the creation limit has tests of
-            # its own (limits_test.py, tests/services/limits_test.cc).
+            # its own (limits_test.py, tests/services/api/limits_test.cc).
             args += ["--create-burst", "0"]
         args += self.extra
         env = dict(os.environ)

@@ -8,7 +8,7 @@ start_server() {
   shift 3
   [ -n "$db" ] && set -- --db "$db" "$@"
   # The scripts create players freely: the per-address creation limit has
-  # tests of its own (tests/services/limits_test.cc).
+  # tests of its own (tests/services/api/limits_test.cc).
   "$bin" --listen 127.0.0.1:0 --create-burst 0 "$@" >"$log" 2>&1 &
   SERVER_PID=$!
   PORT=""

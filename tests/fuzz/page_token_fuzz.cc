@@ -1,11 +1,11 @@
-// Page-token decoding (services/page_token.h): any bytes decode to nothing
+// Page-token decoding (services/api/page_token.h): any bytes decode to nothing
 // or to fields, never a crash or an exception; and any fields encoded for a
 // kind and scope decode back to the same fields, for that kind and scope
 // only.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
-#include "services/page_token.h"
+#include "services/api/page_token.h"
 #include "tests/fuzz/fuzz_check.h"
 
 using mancala::fuzz::Check;

@@ -1,10 +1,10 @@
-// Resource-name parsing (services/resource_names.h): any string gives an id
-// that rebuilds the name exactly, or is refused (INVALID_ARGUMENT for
+// Resource-name parsing (services/wire/resource_names.h): any string gives an
+// id that rebuilds the name exactly, or is refused (INVALID_ARGUMENT for
 // matches); never a crash.
 
 #include <string>
 
-#include "services/resource_names.h"
+#include "services/wire/resource_names.h"
 #include "tests/fuzz/fuzz_check.h"
 
 using mancala::fuzz::Check;

@@ -4,7 +4,8 @@
 // sent to a real in-process Server (":memory:" database) over loopback.
 // Whatever the bytes, the answer is OK or a status the API documents:
 // never INTERNAL or UNKNOWN (an exception reaching the gRPC edge, see
-// services/rpc_guard.h), never a crash or a hang (each call has a deadline).
+// services/api/rpc_guard.h), never a crash or a hang (each call has a
+// deadline).
 //
 // Input: byte 0 = RPC index, byte 1 = caller, the rest = the serialized
 // request. A string field starting "@match", "@player" or "@invite" has

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""repo.LocksVisibleToThreadSanitizer: the C++ code locks with services/mutex.h.
+"""repo.LocksVisibleToThreadSanitizer: the C++ code locks with services/base/mutex.h.
 
 Debian builds abseil without ThreadSanitizer, so build-tsan cannot see an
 absl::Mutex being taken and reports every access it guards as a race. The
-project's lock (services/mutex.h: Mutex, MutexLock, CondVar, Condition,
+project's lock (services/base/mutex.h: Mutex, MutexLock, CondVar, Condition,
 same names and annotations as absl's, on std::mutex) is visible to it.
 
     check_project_mutex.py ROOT          fails, listing file:line, on any
@@ -13,7 +13,7 @@ same names and annotations as absl's, on std::mutex) is visible to it.
                                          then checks again
 
 The rename, file by file (word-exact, in this order):
-    #include "absl/synchronization/mutex.h"  ->  #include "services/mutex.h"
+    #include "absl/synchronization/mutex.h"  ->  #include "services/base/mutex.h"
     absl::MutexLock   ->  MutexLock
     absl::Mutex       ->  Mutex
     absl::CondVar     ->  CondVar
@@ -22,7 +22,7 @@ Files inside `namespace mancala::services` get the bare names; any other
 file gets them as mancala::services::Mutex etc. Run clang-format -i on the
 files it lists afterwards (it may reorder the include). Anything else from
 absl/synchronization (ReaderMutexLock, Notification, ...) is not renamed:
-the check names it, to be added to services/mutex.h or written without it.
+the check names it, to be added to services/base/mutex.h or written without it.
 """
 
 import os
@@ -31,10 +31,10 @@ import sys
 
 from repo_files import repo_files
 
-MUTEX_HEADER = "services/mutex.h"
+MUTEX_HEADER = "services/base/mutex.h"
 RENAMES = [
     (re.compile(r'#include\s+"absl/synchronization/mutex\.h"'),
-     '#include "services/mutex.h"'),
+     '#include "services/base/mutex.h"'),
     (re.compile(r"\babsl::MutexLock\b"), "MutexLock"),
     (re.compile(r"\babsl::Mutex\b"), "Mutex"),
     (re.compile(r"\babsl::CondVar\b"), "CondVar"),
@@ -96,7 +96,7 @@ def main():
         print(b)
     if bad:
         print(f"{len(bad)} use(s) of absl synchronization, invisible to "
-              "ThreadSanitizer: use services/mutex.h (run this script with "
+              "ThreadSanitizer: use services/base/mutex.h (run this script with "
               "--fix for the rename)")
         return 1
     print(f"{len(files)} C++ files checked: none uses absl synchronization")

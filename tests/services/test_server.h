@@ -24,7 +24,7 @@
 #include "mancala/v1/matchmaking_service.grpc.pb.h"
 #include "mancala/v1/player_service.grpc.pb.h"
 #include "mancala/v1/rating_service.grpc.pb.h"
-#include "services/clock.h"
+#include "services/base/clock.h"
 #include "services/server.h"
 #include "tests/support/test_database.h"
 

@@ -1,0 +1,117 @@
+#include "services/api/auth.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "services/api/field_limits.h"
+#include "services/api/rpc_log.h"
+#include "services/wire/errors.h"
+
+namespace mancala::services {
+
+grpc::Status BearerToken(const grpc::ServerContextBase& context,
+                         std::string* token) {
+  const auto& md = context.client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
+                 "this call needs the metadata 'authorization: Bearer "
+                 "<token>' (CreatePlayer gives a token)");
+  }
+  // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4); the scheme is
+  // case-insensitive (11.1), the token is not.
+  const std::string_view value(it->second.data(), it->second.size());
+  static constexpr std::string_view kScheme = "bearer";
+  const size_t space = value.find(' ');
+  const size_t start = value.find_first_not_of(' ', space);
+  const std::string_view scheme = value.substr(0, space);
+  const bool is_bearer =
+      scheme.size() == kScheme.size() &&
+      std::equal(scheme.begin(), scheme.end(), kScheme.begin(),
+                 [](char a, char b) { return std::tolower(a) == b; });
+  if (!is_bearer || start == std::string_view::npos ||
+      value.find(' ', start) != std::string_view::npos) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
+                 "authorization metadata must be 'Bearer <token>'");
+  }
+  *token = std::string(value.substr(start));
+  return grpc::Status::OK;
+}
+
+grpc::Status Authenticate(const grpc::ServerContextBase& context,
+                          storage::Store& store,
+                          storage::PlayerRecord* player) {
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  auto found = store.FindPlayerByTokenHash(HashToken(token));
+  if (absl::IsNotFound(found.status())) {
+    return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
+                 "the bearer token belongs to no player");
+  }
+  if (!found.ok()) return FromStorage(found.status());
+  *player = *std::move(found);
+  NoteCallPlayer(context, player->id);  // For the RPC's log line.
+  return grpc::Status::OK;
+}
+
+grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
+                                  storage::Store& store,
+                                  storage::PlayerRecord* player) {
+  if (context.client_metadata().count("authorization") == 0) {
+    *player = storage::PlayerRecord{};
+    return grpc::Status::OK;
+  }
+  return Authenticate(context, store, player);
+}
+
+grpc::Status Admit(const grpc::ServerContextBase& context,
+                   storage::Store& store,
+                   const google::protobuf::Message& request, Caller who,
+                   storage::PlayerRecord* caller) {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  return who == Caller::kPlayer ? Authenticate(context, store, caller)
+                                : AuthenticateOptional(context, store, caller);
+}
+
+grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
+                                         storage::PlayerRecord* player) {
+  std::string token;
+  if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
+  const std::string hash = HashToken(token);
+  {
+    std::shared_lock lock(mu_);
+    if (auto known = by_hash_.find(hash); known != by_hash_.end()) {
+      *player = known->second;
+      NoteCallPlayer(context, player->id);  // For the RPC's log line.
+      return grpc::Status::OK;
+    }
+  }
+  if (grpc::Status s = services::Authenticate(context, store_, player);
+      !s.ok()) {
+    return s;
+  }
+  std::lock_guard lock(mu_);
+  if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
+  by_hash_.emplace(hash, *player);
+  return grpc::Status::OK;
+}
+
+grpc::Status Authenticator::AuthenticateOptional(
+    const grpc::ServerContextBase& context, storage::PlayerRecord* player) {
+  if (context.client_metadata().count("authorization") == 0) {
+    *player = storage::PlayerRecord{};
+    return grpc::Status::OK;
+  }
+  return Authenticate(context, player);
+}
+
+grpc::Status Authenticator::Admit(const grpc::ServerContextBase& context,
+                                  const google::protobuf::Message& request,
+                                  Caller who, storage::PlayerRecord* caller) {
+  if (grpc::Status s = CheckFieldLimits(request); !s.ok()) return s;
+  return who == Caller::kPlayer ? Authenticate(context, caller)
+                                : AuthenticateOptional(context, caller);
+}
+
+}  // namespace mancala::services

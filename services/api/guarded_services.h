@@ -1,0 +1,139 @@
+// The services as registered with gRPC: each forwards every RPC to its
+// implementation inside Guard() (services/api/rpc_guard.h), so the gRPC edge
+// has one catch for all of them. An RPC added to a proto and not listed here
+// answers UNIMPLEMENTED, which the service tests notice.
+// CreatePlayer, CreateMatch and Rematch also take a token from the
+// caller's address's bucket first (services/api/peer_limiter.h).
+// Thread-safety: as the implementations.
+
+#ifndef MANCALA_SERVICES_API_GUARDED_SERVICES_H_
+#define MANCALA_SERVICES_API_GUARDED_SERVICES_H_
+
+#include "services/api/admin_service.h"
+#include "services/api/match_service.h"
+#include "services/api/matchmaking_service.h"
+#include "services/api/peer_limiter.h"
+#include "services/api/player_service.h"
+#include "services/api/rating_service.h"
+#include "services/api/rpc_guard.h"
+
+namespace mancala::services {
+
+// The request and response types of a unary handler, from its pointer.
+template <class M>
+struct Unary;
+template <class C, class Req, class Resp>
+struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
+  using Request = Req;
+  using Response = Resp;
+};
+
+// Overrides unary `Method` of the generated base to run `body` inside
+// Guard(); `body` may use context, request and response.
+#define MANCALA_GUARDED_CALL(Method, body)                                    \
+  grpc::Status Method(                                                        \
+      grpc::ServerContext* context,                                           \
+      const typename Unary<decltype(&Impl::Method)>::Request* request,        \
+      typename Unary<decltype(&Impl::Method)>::Response* response) override { \
+    return Guard(#Method, [&] { body });                                      \
+  }
+#define MANCALA_GUARDED_UNARY(Method) \
+  MANCALA_GUARDED_CALL(Method, return impl_.Method(context, request, response);)
+// The same, after taking a token of the caller's address.
+#define MANCALA_GUARDED_LIMITED(Method)                         \
+  MANCALA_GUARDED_CALL(                                         \
+      Method, grpc::Status s = limiter_.Allow(context->peer()); \
+      return s.ok() ? impl_.Method(context, request, response) : s;)
+
+class GuardedPlayerService final : public v1::PlayerService::Service {
+ public:
+  using Impl = PlayerServiceImpl;
+  GuardedPlayerService(Impl& impl, PeerLimiter& limiter)
+      : impl_(impl), limiter_(limiter) {}
+  MANCALA_GUARDED_LIMITED(CreatePlayer)
+  MANCALA_GUARDED_UNARY(GetPlayer)
+
+ private:
+  Impl& impl_;
+  PeerLimiter& limiter_;
+};
+
+class GuardedMatchService final
+    : public v1::MatchService::WithCallbackMethod_WatchMatch<
+          v1::MatchService::Service> {
+ public:
+  using Impl = MatchServiceImpl;
+  GuardedMatchService(Impl& impl, PeerLimiter& limiter)
+      : impl_(impl), limiter_(limiter) {}
+  MANCALA_GUARDED_LIMITED(CreateMatch)
+  MANCALA_GUARDED_UNARY(GetMatch)
+  MANCALA_GUARDED_UNARY(JoinMatch)
+  MANCALA_GUARDED_UNARY(CancelMatch)
+  MANCALA_GUARDED_LIMITED(Rematch)
+  MANCALA_GUARDED_UNARY(SubmitMove)
+  MANCALA_GUARDED_UNARY(Resign)
+  MANCALA_GUARDED_UNARY(ListMoves)
+  grpc::ServerWriteReactor<v1::WatchEvent>* WatchMatch(
+      grpc::CallbackServerContext* context,
+      const v1::WatchMatchRequest* request) override {
+    return GuardStream<v1::WatchEvent>(
+        "WatchMatch", [&] { return impl_.WatchMatch(context, request); });
+  }
+
+ private:
+  Impl& impl_;
+  PeerLimiter& limiter_;
+};
+
+class GuardedMatchmakingService final
+    : public v1::MatchmakingService::WithCallbackMethod_FindMatch<
+          v1::MatchmakingService::Service> {
+ public:
+  using Impl = MatchmakingServiceImpl;
+  explicit GuardedMatchmakingService(Impl& impl) : impl_(impl) {}
+  MANCALA_GUARDED_UNARY(CancelFind)
+  MANCALA_GUARDED_UNARY(GetQueueStats)
+  grpc::ServerWriteReactor<v1::FindMatchUpdate>* FindMatch(
+      grpc::CallbackServerContext* context,
+      const v1::FindMatchRequest* request) override {
+    return GuardStream<v1::FindMatchUpdate>(
+        "FindMatch", [&] { return impl_.FindMatch(context, request); });
+  }
+
+ private:
+  Impl& impl_;
+};
+
+class GuardedRatingService final : public v1::RatingService::Service {
+ public:
+  using Impl = RatingServiceImpl;
+  explicit GuardedRatingService(Impl& impl) : impl_(impl) {}
+  MANCALA_GUARDED_UNARY(GetRating)
+  MANCALA_GUARDED_UNARY(ListLeaderboard)
+  MANCALA_GUARDED_UNARY(GetRatingHistory)
+
+ private:
+  Impl& impl_;
+};
+
+class GuardedAdminService final : public v1::AdminService::Service {
+ public:
+  using Impl = AdminServiceImpl;
+  explicit GuardedAdminService(Impl& impl) : impl_(impl) {}
+  MANCALA_GUARDED_UNARY(ListMatches)
+  MANCALA_GUARDED_UNARY(GetMatchHistory)
+  MANCALA_GUARDED_UNARY(VoidMatch)
+  MANCALA_GUARDED_UNARY(ListAuditLog)
+  MANCALA_GUARDED_UNARY(VerifyMatch)
+
+ private:
+  Impl& impl_;
+};
+
+#undef MANCALA_GUARDED_UNARY
+#undef MANCALA_GUARDED_LIMITED
+#undef MANCALA_GUARDED_CALL
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_API_GUARDED_SERVICES_H_

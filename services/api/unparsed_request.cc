@@ -1,0 +1,46 @@
+#include "services/api/unparsed_request.h"
+
+#include "services/wire/errors.h"
+
+namespace mancala::services {
+namespace {
+
+using grpc::experimental::InterceptionHookPoints;
+
+class UnparsedRequestInterceptor final
+    : public grpc::experimental::Interceptor {
+ public:
+  void Intercept(
+      grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const grpc::Status s = methods->GetSendStatus();
+      if (s.error_code() == grpc::StatusCode::INTERNAL &&
+          s.error_message().empty() && s.error_details().empty()) {
+        methods->ModifySendStatus(
+            Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_UTF8",
+                  "the request does not parse: a string field is not valid "
+                  "UTF-8 (or the bytes are not this method's request)"));
+      }
+    }
+    methods->Proceed();
+  }
+};
+
+class Factory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo*) override {
+    return new UnparsedRequestInterceptor;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+UnparsedRequestInterceptorFactory() {
+  return std::make_unique<Factory>();
+}
+
+}  // namespace mancala::services

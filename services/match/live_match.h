@@ -1,0 +1,57 @@
+// One match in memory: the cached stored record, the engine state replayed
+// from its moves, its turn clock and its watchers. LiveMatches (the
+// registry, live_matches.h) owns one per match it has loaded and holds `mu`
+// for every read and write, so a match's changes on this node are ordered.
+// Thread-safety: every field under `mu`.
+
+#ifndef MANCALA_SERVICES_MATCH_LIVE_MATCH_H_
+#define MANCALA_SERVICES_MATCH_LIVE_MATCH_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "engine/state.h"
+#include "services/base/mutex.h"
+#include "services/base/strand_pool.h"
+#include "services/match/turn_clock.h"
+#include "services/match/watch_sink.h"
+#include "storage/store.h"
+
+namespace mancala::services {
+
+struct LiveMatch {
+  Mutex mu;
+  storage::MatchRecord record ABSL_GUARDED_BY(mu);
+  engine::State state ABSL_GUARDED_BY(mu);
+  std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
+  // Deadlines, presence, CPU take-over (turn_clock.h).
+  TurnClock clock ABSL_GUARDED_BY(mu);
+  std::vector<std::shared_ptr<WatchSink>> watchers ABSL_GUARDED_BY(mu);
+  // The watchers as one immutable list, shared by the events queued while
+  // it holds (an event costs the mover no copy of the list); remade when
+  // the watchers change. Null while nobody watches.
+  std::shared_ptr<const std::vector<std::shared_ptr<WatchSink>>> audience
+      ABSL_GUARDED_BY(mu);
+  // Orders this match's watch events; made at the first watcher.
+  std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
+
+  LiveMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms);
+  // Finished, cancelled or aborted: no move will follow.
+  bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  // Whether `player_id` (empty: nobody) plays `seat`.
+  bool HoldsSeat(const std::string& player_id, size_t seat) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  void WatchersChanged() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    audience =
+        watchers.empty()
+            ? nullptr
+            : std::make_shared<const std::vector<std::shared_ptr<WatchSink>>>(
+                  watchers);
+  }
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_MATCH_LIVE_MATCH_H_

@@ -1,0 +1,215 @@
+// LiveMatches: a match's life outside its moves: create, join, cancel,
+// rematch. Each changes the stored record first and the live copy after,
+// so a refused store write leaves the live match as it was.
+
+#include "services/base/ids.h"
+#include "services/base/text.h"
+#include "services/match/live_matches.h"
+#include "services/model/domain_error.h"
+#include "services/model/names.h"
+#include "services/model/watch_events.h"
+
+namespace mancala::services {
+
+using storage::MatchStatus;
+using storage::SeatRecord;
+
+absl::Status LiveMatches::Create(const NewMatch& request, MatchView* out) {
+  std::string id;
+  if (absl::Status s = Admit(request, &id); !s.ok()) return s;
+  LivePtr live;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    MutexLock lock(&live->mu);
+    Snapshot(*live, out);
+    turn = DueCpuTurn(*live);
+  }
+  Announce(std::move(turn));
+  return absl::OkStatus();
+}
+
+absl::Status LiveMatches::Join(const std::string& invite_code,
+                               std::optional<int> seat,
+                               const std::string& player_id, MatchView* out) {
+  std::optional<std::string> code = NormalizeInviteCode(invite_code);
+  if (!code.has_value()) {
+    return DomainError(
+        absl::StatusCode::kInvalidArgument, "INVALID_INVITE_CODE",
+        "invite codes are made of 2-9 and A-Z without I, L, O; got " +
+            Quote(invite_code));
+  }
+  auto id = store_.FindMatchByInviteCode(*code);
+  if (absl::IsNotFound(id.status())) {
+    return DomainError(absl::StatusCode::kNotFound, "INVITE_NOT_FOUND",
+                       "no match has invite code " + Quote(*code));
+  }
+  if (!id.ok()) return StorageFailure(id.status());
+  LivePtr live;
+  if (absl::Status s = FindCurrent(*id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    MutexLock lock(&live->mu);
+    storage::MatchRecord& rec = live->record;
+    if (rec.status != MatchStatus::kWaiting) {
+      return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_FULL",
+                         MatchName(rec.id) + " has no open seat any more");
+    }
+    if (rec.ranked) {
+      for (size_t i = 0; i < rec.seats.size(); ++i) {
+        if (live->HoldsSeat(player_id, i)) {
+          return DomainError(absl::StatusCode::kFailedPrecondition,
+                             "ALREADY_SEATED",
+                             "you already hold seat " + std::to_string(i) +
+                                 "; nobody holds two seats in a ranked match");
+        }
+      }
+    }
+    int take = -1;
+    if (seat.has_value()) {
+      if (*seat < 0 || *seat >= static_cast<int>(rec.seats.size())) {
+        return DomainError(
+            absl::StatusCode::kInvalidArgument, "INVALID_ARGUMENT",
+            "seat must be 0.." + std::to_string(rec.seats.size() - 1));
+      }
+      if (rec.seats[*seat].kind != SeatRecord::Kind::kOpen) {
+        return DomainError(absl::StatusCode::kFailedPrecondition, "SEAT_TAKEN",
+                           "seat " + std::to_string(*seat) + " is not open");
+      }
+      take = *seat;
+    } else {
+      for (size_t i = 0; i < rec.seats.size() && take < 0; ++i) {
+        if (rec.seats[i].kind == SeatRecord::Kind::kOpen) take = i;
+      }
+    }
+    auto player = store_.GetPlayer(player_id);
+    if (!player.ok()) return StorageFailure(player.status());
+    storage::MatchRecord next = rec;
+    next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0};
+    next.updated_at_ms = clock_.NowMs();
+    bool still_open = false;
+    for (const SeatRecord& s : next.seats) {
+      still_open |= s.kind == SeatRecord::Kind::kOpen;
+    }
+    // The code stays stored once the last seat is taken, so a late joiner
+    // learns the match is full (MATCH_FULL) rather than that the code is
+    // unknown; Match.invite_code shows it only while seats are open.
+    if (!still_open) next.status = MatchStatus::kInProgress;
+    if (absl::Status s = store_.UpdateMatch(next); !s.ok()) {
+      return StorageFailure(s);
+    }
+    rec = std::move(next);
+    Publish(*live);
+    live->display_names[take] = player->display_name;
+    if (!still_open) live->clock.StartMatch(clock_.NowMs());
+    Touch(*live, player_id);
+    Snapshot(*live, out);
+    Broadcast(*live, MatchEvent(*out, false));
+    turn = DueCpuTurn(*live);
+  }
+  Announce(std::move(turn));
+  return absl::OkStatus();
+}
+
+absl::Status LiveMatches::Cancel(const std::string& id,
+                                 const std::string& player_id, MatchView* out) {
+  LivePtr live;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  MutexLock lock(&live->mu);
+  storage::MatchRecord& rec = live->record;
+  if (rec.created_by != player_id) {
+    return DomainError(
+        absl::StatusCode::kPermissionDenied, "NOT_CREATOR",
+        "only the creator of " + MatchName(id) + " may cancel it");
+  }
+  if (rec.status == MatchStatus::kCancelled) {
+    Snapshot(*live, out);  // Cancelling again is a no-op (a retry).
+    return absl::OkStatus();
+  }
+  if (rec.status != MatchStatus::kWaiting) {
+    return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_STARTED",
+                       MatchName(id) + (rec.status == MatchStatus::kInProgress
+                                            ? " has started; resign instead"
+                                            : " has ended"));
+  }
+  return CancelWaiting(*live, kCancelledByCreator, out);
+}
+
+absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
+                                        MatchView* out) {
+  storage::MatchRecord next = live.record;
+  next.status = MatchStatus::kCancelled;
+  next.invite_code.clear();  // Frees the code: JoinMatch no longer finds it.
+  next.cancel_reason = reason;
+  next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
+  if (absl::Status s = store_.UpdateMatch(next); !s.ok())
+    return StorageFailure(s);
+  live.record = std::move(next);
+  Publish(live);
+  Snapshot(live, out);
+  Broadcast(live, MatchEvent(*out, true), /*last=*/true);
+  return absl::OkStatus();
+}
+
+absl::Status LiveMatches::Rematch(const std::string& id,
+                                  const std::string& player_id,
+                                  MatchView* out) {
+  LivePtr live;
+  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  NewMatch again;
+  std::string existing;
+  {
+    MutexLock lock(&live->mu);
+    storage::MatchRecord& rec = live->record;
+    bool seated = false;
+    for (size_t i = 0; i < rec.seats.size(); ++i) {
+      seated |= live->HoldsSeat(player_id, i);
+    }
+    if (!seated) {
+      return DomainError(
+          absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+          "only a player of " + MatchName(id) + " may ask a rematch");
+    }
+    if (rec.status != MatchStatus::kFinished &&
+        rec.status != MatchStatus::kAborted) {
+      return DomainError(absl::StatusCode::kFailedPrecondition,
+                         "MATCH_NOT_OVER", MatchName(id) + " is not finished");
+    }
+    existing = rec.rematch_id;
+    // Rechecked: a rematch is played under today's rules of shape.
+    if (absl::Status s = ShapeFromRecord(rec, &again.shape); !s.ok()) return s;
+    again.creator_id = player_id;
+    again.seats = rec.seats;
+    const int n = static_cast<int>(rec.seats.size());
+    // MB.4: the first player of game k+1 is the next after game k's.
+    again.first_seat =
+        rec.rotate_first_player ? (rec.first_seat + 1) % n : rec.first_seat;
+    again.ranked = rec.ranked;
+    again.rematch_of = id;
+  }
+  if (existing.empty()) {
+    absl::Status s = Insert(again, &existing);
+    if (absl::IsAlreadyExists(s)) {
+      auto original = store_.GetMatch(id);  // Someone else was first.
+      if (!original.ok()) return StorageFailure(original.status());
+      existing = original->rematch_id;
+    } else if (!s.ok()) {
+      return StorageFailure(s);
+    }
+    MutexLock lock(&live->mu);
+    live->record.rematch_id = existing;
+  }
+  LivePtr next;
+  if (absl::Status s = Find(existing, &next); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  {
+    MutexLock lock(&next->mu);
+    Touch(*next, player_id);
+    Snapshot(*next, out);
+    turn = DueCpuTurn(*next);
+  }
+  Announce(std::move(turn));
+  return absl::OkStatus();
+}
+
+}  // namespace mancala::services

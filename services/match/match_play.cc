@@ -1,0 +1,314 @@
+// LiveMatches: the path of a move (a player's, the computer's, a
+// resignation): checked against the live state, stored with the ply check,
+// and only then answered and told to the watchers.
+
+#include "services/base/text.h"
+#include "services/match/live_matches.h"
+#include "services/match/rating_book.h"
+#include "services/model/domain_error.h"
+#include "services/model/match_errors.h"
+#include "services/model/names.h"
+#include "services/model/watch_events.h"
+
+namespace mancala::services {
+
+using storage::MatchStatus;
+using storage::SeatRecord;
+
+namespace {
+
+// Request ids are scoped to (match, player): the store keys them per match,
+// so the player's id goes in front.
+std::string RequestKey(const SubmitMove& move) {
+  return move.request_id.empty() ? "" : move.player_id + "/" + move.request_id;
+}
+
+}  // namespace
+
+absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
+                               MoveReply* out) {
+  LivePtr live;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
+    MutexLock lock(&live->mu);
+    // A client ahead of the cache saw a move made on another node.
+    if (notices_ && move.expected_ply.has_value() &&
+        *move.expected_ply > live->record.ply) {
+      if (absl::Status s = CatchUp(*live); !s.ok()) return s;
+    }
+    storage::MatchRecord& rec = live->record;
+    bool seated = false;
+    for (size_t i = 0; i < rec.seats.size(); ++i) {
+      seated |= live->HoldsSeat(move.player_id, i);
+    }
+    if (!seated) {
+      return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+                         "you hold no seat in " + MatchName(id));
+    }
+    Touch(*live, move.player_id);
+    if (!move.request_id.empty()) {
+      // A repeat of a request gets the first answer, whatever happened
+      // since; the move is never applied twice.
+      auto first = store_.FindMoveByRequestId(id, RequestKey(move));
+      if (first.ok()) {
+        if (first->pit != move.pit) {
+          return DomainError(
+              absl::StatusCode::kInvalidArgument, "REQUEST_ID_REUSED",
+              "request_id " + Quote(move.request_id) + " was used for pit " +
+                  std::to_string(first->pit));
+        }
+        *out = MoveReply{};
+        out->stored = std::move(first->reply);  // Parsed by the edge.
+        return absl::OkStatus();
+      }
+      if (!absl::IsNotFound(first.status())) {
+        return StorageFailure(first.status());
+      }
+    }
+    engine::State& state = live->state;
+    const int pits = state.rules().pits;
+    if (move.pit < 0 || move.pit >= pits) {
+      return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
+                             rec.status == MatchStatus::kInProgress
+                                 ? state.LegalMoves()
+                                 : std::vector<int>{});
+    }
+    if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
+    if (move.expected_ply.has_value() && *move.expected_ply != rec.ply) {
+      return DomainError(absl::StatusCode::kAborted, "STALE_PLY",
+                         "the match is at ply " + std::to_string(rec.ply) +
+                             ", not " + std::to_string(*move.expected_ply),
+                         {{"ply", std::to_string(rec.ply)}});
+    }
+    const int seat = state.to_move();
+    if (!live->HoldsSeat(move.player_id, seat)) {
+      return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
+                         "it is seat " + std::to_string(seat) + "'s turn (" +
+                             live->display_names[seat] + ")",
+                         {{"to_move", std::to_string(seat)}});
+    }
+    if (absl::Status s = Record(*live, seat, move.pit, CpuReason::kNone,
+                                RequestKey(move), out);
+        !s.ok()) {
+      return s;
+    }
+    turn = DueCpuTurn(*live);
+    return absl::OkStatus();
+  });
+  Announce(std::move(turn));
+  return answer;
+}
+
+absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
+  LivePtr live;
+  if (absl::Status s = Find(turn.match_id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> next;
+  {
+    MutexLock lock(&live->mu);
+    live->clock.CpuTurnReturned(turn.ply);
+    // The turn must still be due for the same reason: the match has not
+    // moved on, and an absent player has not come back.
+    const bool due = live->record.status == MatchStatus::kInProgress &&
+                     live->record.ply == turn.ply &&
+                     !(turn.stop && turn.stop->load());
+    if (!due) {
+      return DomainError(absl::StatusCode::kAborted, "STALE_PLY",
+                         "the CPU turn at ply " + std::to_string(turn.ply) +
+                             " is no longer due");
+    }
+    const int seat = live->state.to_move();
+    if (absl::Status s = Record(*live, seat, pit, turn.reason, "", nullptr);
+        !s.ok()) {
+      return s;
+    }
+    next = DueCpuTurn(*live);
+  }
+  Announce(std::move(next));
+  return absl::OkStatus();
+}
+
+absl::Status LiveMatches::Resign(const std::string& id,
+                                 const std::string& player_id, MatchView* out) {
+  LivePtr live;
+  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  std::optional<CpuTurn> turn;
+  absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
+    MutexLock lock(&live->mu);
+    int seat = -1;
+    bool seated = false;
+    for (size_t i = 0; i < live->record.seats.size(); ++i) {
+      if (!live->HoldsSeat(player_id, i)) continue;
+      seated = true;
+      if (seat < 0 && live->state.is_active(i)) seat = static_cast<int>(i);
+    }
+    if (!seated) {
+      return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
+                         "you hold no seat in " + MatchName(id));
+    }
+    Touch(*live, player_id);
+    if (live->record.status != MatchStatus::kInProgress) {
+      return NotStarted(live->record);
+    }
+    if (seat < 0) {
+      return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
+    }
+    MoveReply reply;
+    if (absl::Status s = Record(*live, seat, -1, CpuReason::kNone, "", &reply);
+        !s.ok()) {
+      return s;
+    }
+    *out = std::move(reply.match);
+    turn = DueCpuTurn(*live);
+    return absl::OkStatus();
+  });
+  Announce(std::move(turn));
+  return answer;
+}
+
+absl::Status LiveMatches::Record(Live& live, int seat, int pit,
+                                 CpuReason cpu_reason,
+                                 const std::string& request_id,
+                                 MoveReply* reply) {
+  engine::State next = live.state;
+  engine::MoveRecord record;
+  auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
+  if (err.has_value()) {
+    return MoveErrorStatus(*err, pit, next.rules().pits,
+                           live.state.LegalMoves());
+  }
+  storage::MoveRow row;
+  row.match_id = live.record.id;
+  row.ply = live.record.ply + 1;
+  row.seat = seat;
+  row.pit = pit;
+  row.by_cpu = cpu_reason != CpuReason::kNone;
+  row.cpu_reason = static_cast<int>(cpu_reason);
+  row.played_at_ms = clock_.NowMs();
+  row.events = encodings_.EncodeEvents(record.events);
+  row.request_id = request_id;
+  storage::MatchUpdate update;
+  SetDue(live, next, &update);
+  if (!next.is_over()) {
+    return Commit(live, std::move(next), std::move(row), update, reply);
+  }
+  update.status = MatchStatus::kFinished;
+  update.ended_at_ms = row.played_at_ms;
+  update.result = encodings_.EncodeResult(next);
+  if (!IsRatedMatch(live.record)) {
+    return Commit(live, std::move(next), std::move(row), update, reply);
+  }
+  // Held from reading the ratings until the move is stored: the rating
+  // updates of matches sharing a player never interleave (docs/ratings.md).
+  // Lock order: the match lock (held), then this one.
+  // Another node may rate the same players meanwhile (this lock is one
+  // process's): with notices (PostgreSQL) the store writes only over the
+  // ratings this end was computed from, and a refusal is recomputed.
+  MutexLock ratings_lock(&ratings_mu_);
+  constexpr int kAttempts = 5;
+  for (int tries = 1;; ++tries) {
+    storage::MatchUpdate rated = update;
+    rated.check_before = notices_ != nullptr;
+    if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
+    bool ratings_moved = false;
+    absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
+    if (!ratings_moved || tries == kAttempts) return s;
+  }
+}
+
+absl::Status LiveMatches::Commit(Live& live, engine::State next,
+                                 storage::MoveRow row,
+                                 const storage::MatchUpdate& update,
+                                 MoveReply* reply, bool* ratings_moved) {
+  MoveReply answer;
+  // The reply is part of the record (idempotent requests), so the live
+  // match moves forward first and steps back if the store refuses. Only
+  // what a move changes is kept for that, not a copy of the whole match.
+  storage::MatchRecord& rec = live.record;
+  struct {
+    int64_t ply, updated_at_ms, ended_at_ms;
+    MatchStatus status;
+    std::string result;
+  } saved{rec.ply, rec.updated_at_ms, rec.ended_at_ms, rec.status, rec.result};
+  const TurnClock saved_clock = live.clock;
+  std::swap(live.state, next);  // `next` keeps the state before the move.
+  live.record.ply = row.ply;
+  live.record.status = update.status;
+  live.record.updated_at_ms = row.played_at_ms;
+  live.record.ended_at_ms = update.ended_at_ms;
+  live.record.result = update.result;
+  live.clock.StartTurn(row.played_at_ms, live.state.is_over());
+  Snapshot(live, &answer.match);
+  answer.move = MoveOf(row);
+  // Runs under the caller's live.mu, like the rest of Commit (the
+  // annotation tells clang's lock analysis so).
+  const auto step_back = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) {
+    std::swap(live.state, next);
+    rec.ply = saved.ply;
+    rec.updated_at_ms = saved.updated_at_ms;
+    rec.ended_at_ms = saved.ended_at_ms;
+    rec.status = saved.status;
+    rec.result = std::move(saved.result);
+    live.clock = saved_clock;
+  };
+  if (!row.request_id.empty()) {
+    if (absl::Status s = encodings_.EncodeReply(answer, &row.reply); !s.ok()) {
+      step_back();
+      return s;
+    }
+  }
+  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+    if (ratings_moved != nullptr) {
+      *ratings_moved = absl::IsFailedPrecondition(s);
+    }
+    step_back();
+    // Another node took the ply: the cache catches up, so the caller's
+    // retry (RetryLostRace) or the next request sees the stored match.
+    if (absl::IsAborted(s) && notices_) {
+      if (absl::Status c = CatchUp(live); !c.ok()) return c;
+    }
+    return StorageFailure(s);
+  }
+  Publish(live);
+  live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
+  if (live.audience) {         // Events are built only for someone to watch.
+    Broadcast(live, MoveEvent(answer.move));
+  }
+  TellTurn(live, answer.match);
+  if (reply != nullptr) *reply = std::move(answer);
+  return absl::OkStatus();
+}
+
+void LiveMatches::TellTurn(Live& live, const MatchView& match) {
+  if (live.state.is_over()) {
+    Broadcast(live, MatchEvent(match, true), /*last=*/true);
+  } else if (live.clock.deadline_ms() > 0) {
+    Broadcast(live,
+              DeadlineEvent(live.state.to_move(), live.clock.deadline_ms()));
+  }
+}
+
+absl::Status LiveMatches::RetryLostRace(
+    Live& live, const std::function<absl::Status()>& attempt) {
+  // Each retry follows a catch-up that found the match moved on; another
+  // node would have to win the race every time to exhaust them.
+  constexpr int kAttempts = 4;
+  for (int tries = 1;; ++tries) {
+    int64_t ply = 0;
+    MatchStatus status;
+    {
+      MutexLock lock(&live.mu);
+      ply = live.record.ply;
+      status = live.record.status;
+    }
+    absl::Status s = attempt();
+    if (s.ok() || !notices_ || tries == kAttempts) return s;
+    // Refused: answer on the stored match if it differs from the cached
+    // one the attempt started from.
+    MutexLock lock(&live.mu);
+    if (!CatchUp(live).ok()) return s;
+    if (live.record.ply == ply && live.record.status == status) return s;
+  }
+}
+
+}  // namespace mancala::services

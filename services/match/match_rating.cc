@@ -1,0 +1,51 @@
+// LiveMatches::RateEnd: the rating update of a rated match's end, computed
+// inside the move's path so the move and the new ratings are stored in one
+// write (docs/ratings.md).
+
+#include "services/match/live_matches.h"
+#include "services/match/rating_book.h"
+#include "services/model/domain_error.h"
+
+namespace mancala::services {
+
+using storage::MatchStatus;
+
+absl::Status LiveMatches::RateEnd(const Live& live,
+                                  const engine::State& final_state,
+                                  const storage::MoveRow& last_move,
+                                  storage::MatchUpdate* update) {
+  const storage::MatchRecord& rec = live.record;
+  const size_t n = rec.seats.size();
+  // A seat that never moved itself (only the CPU for it): the match is
+  // aborted, not rated (docs/ratings.md "What is rated").
+  std::vector<bool> moved(n, false);
+  if (!last_move.by_cpu) moved[last_move.seat] = true;
+  auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);
+  if (!rows.ok()) return StorageFailure(rows.status());
+  for (const storage::MoveRow& r : *rows) {
+    if (!r.by_cpu) moved[r.seat] = true;
+  }
+  for (bool m : moved) {
+    if (!m) {
+      update->status = MatchStatus::kAborted;
+      return absl::OkStatus();
+    }
+  }
+  std::vector<std::string> ids;
+  std::vector<Participant> players;
+  for (size_t i = 0; i < n; ++i) {
+    ids.push_back(rec.seats[i].player_id);
+    players.push_back({rec.seats[i].player_id, static_cast<int>(i),
+                       final_state.outcome().ranks[i]});
+  }
+  auto stored = store_.GetRatings(rec.game, ids);
+  if (!stored.ok()) return StorageFailure(stored.status());
+  std::map<std::string, storage::RatingRecord> ratings;
+  for (storage::RatingRecord& r : *stored) ratings[r.player_id] = std::move(r);
+  RateMatch(rec.id, rec.game, players, last_move.played_at_ms, &ratings,
+            &update->rating_changes);
+  for (const std::string& id : ids) update->new_ratings.push_back(ratings[id]);
+  return absl::OkStatus();
+}
+
+}  // namespace mancala::services

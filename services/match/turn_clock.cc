@@ -1,0 +1,82 @@
+#include "services/match/turn_clock.h"
+
+namespace mancala::services {
+
+TurnClock::TurnClock(int seats, int turn_limit_s, int64_t grace_ms)
+    : turn_limit_s_(turn_limit_s), grace_ms_(grace_ms), seats_(seats) {}
+
+void TurnClock::StartMatch(int64_t now) {
+  for (Seat& s : seats_) s.last_seen_ms = now;
+  StartTurn(now, /*game_over=*/false);
+}
+
+void TurnClock::StartTurn(int64_t now, bool game_over) {
+  deadline_ms_ = !game_over && turn_limit_s_ > 0
+                     ? now + static_cast<int64_t>(turn_limit_s_) * 1000
+                     : 0;
+}
+
+bool TurnClock::Seen(int seat, int64_t now) {
+  Seat& s = seats_[seat];
+  s.last_seen_ms = now;
+  const bool was_standing_in = s.standing_in;
+  s.standing_in = false;
+  return was_standing_in;
+}
+
+void TurnClock::StreamOpened(int seat) { seats_[seat].open_streams++; }
+
+void TurnClock::StreamClosed(int seat, std::optional<int64_t> grace_from) {
+  Seat& s = seats_[seat];
+  s.open_streams--;
+  if (grace_from.has_value()) s.last_seen_ms = *grace_from;
+}
+
+bool TurnClock::Present(int seat, int64_t now) const {
+  const Seat& s = seats_[seat];
+  return s.open_streams > 0 || now - s.last_seen_ms < grace_ms_;
+}
+
+bool TurnClock::PresenceChanged(int seat, int64_t now) {
+  const bool present = Present(seat, now);
+  if (present == seats_[seat].announced_present) return false;
+  seats_[seat].announced_present = present;
+  return true;
+}
+
+CpuReason TurnClock::Due(int seat, bool cpu_seat, int64_t now,
+                         bool* stand_in_began) {
+  *stand_in_began = false;
+  if (cpu_seat) return CpuReason::kCpuSeat;
+  if (deadline_ms_ > 0 && now >= deadline_ms_) return CpuReason::kTurnTimeout;
+  if (Present(seat, now)) return CpuReason::kNone;
+  *stand_in_began = BeginStandIn(seat);
+  return CpuReason::kStandIn;
+}
+
+bool TurnClock::BeginStandIn(int seat) {
+  Seat& s = seats_[seat];
+  if (s.standing_in) return false;
+  s.standing_in = true;
+  s.announced_present = false;
+  return true;
+}
+
+std::shared_ptr<std::atomic<bool>> TurnClock::QueueCpuTurn(int64_t ply) {
+  if (cpu_queued_ply_ == ply) return nullptr;
+  cpu_queued_ply_ = ply;
+  cpu_stop_ = std::make_shared<std::atomic<bool>>(false);
+  return cpu_stop_;
+}
+
+void TurnClock::CpuTurnReturned(int64_t ply) {
+  if (cpu_queued_ply_ == ply) cpu_queued_ply_ = -1;
+}
+
+void TurnClock::CancelCpuTurn() {
+  if (cpu_stop_) cpu_stop_->store(true);
+  cpu_stop_.reset();
+  cpu_queued_ply_ = -1;
+}
+
+}  // namespace mancala::services

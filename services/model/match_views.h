@@ -1,0 +1,147 @@
+// Plain C++ views of what the match domain (live_matches.h) answers: a
+// match as a client sees it at one instant. The domain fills them under the
+// match lock; the gRPC edge turns them into mancala.v1 messages
+// (convert.h ToProto), so the domain core builds no protos.
+// Values only, no references into a live match: safe to keep and read on
+// any thread once filled.
+
+#ifndef MANCALA_SERVICES_MODEL_MATCH_VIEWS_H_
+#define MANCALA_SERVICES_MODEL_MATCH_VIEWS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/rules.h"
+#include "engine/state.h"
+#include "storage/store.h"
+
+namespace mancala::services {
+
+// MatchRecord::cancel_reason values (storage/store.h).
+inline constexpr char kCancelledByCreator[] = "creator";
+inline constexpr char kCancelledExpired[] = "expired";
+
+// Why the computer moves for a seat. The numbers are mancala.v1.Move's
+// CpuReason values (and storage::DueReason's), as MoveRow::cpu_reason
+// stores them (convert.cc checks they agree).
+enum class CpuReason {
+  kNone = 0,
+  kCpuSeat = 1,
+  kTurnTimeout = 2,
+  kStandIn = 3
+};
+
+// A game's result (mancala.v1.Result): complete once the game is over,
+// partial (ranks given so far) in Mancala Basic while others play on.
+struct ResultView {
+  engine::Outcome outcome;  // End reason, ranks, remaining seeds, order.
+  std::vector<int> scores;  // Seeds in each player's store; one per player.
+};
+
+// The result of `state` (whatever its progress).
+inline ResultView ResultOf(const engine::State& state) {
+  ResultView r{state.outcome(), {}};
+  for (int p = 0; p < state.rules().players; ++p) {
+    r.scores.push_back(state.store(p));
+  }
+  return r;
+}
+
+// One seat (mancala.v1.Seat).
+struct SeatView {
+  storage::SeatRecord seat;  // Kind, player id, CPU level.
+  std::string display_name;  // The player's, "CPU (level N)" or "(open)".
+  // Players' seats only: seen within the grace period (turn_clock.h), and
+  // whether the CPU plays for the absent player.
+  bool present = false;
+  bool cpu_standing_in = false;
+};
+
+// A match (mancala.v1.Match). Times are Unix milliseconds.
+struct MatchView {
+  std::string id;             // The match id (not its resource name).
+  std::string game;           // Engine name, e.g. "kalah".
+  engine::OptionMap options;  // The game's rule options as stored.
+  bool rotate_first_player = true;
+  std::vector<SeatView> seats;
+  storage::MatchStatus status = storage::MatchStatus::kWaiting;
+  engine::Board board;
+  int to_move = -1;  // The seat to move; -1 unless in progress.
+  int64_t ply = 0;
+  std::vector<int> legal_pits;       // Empty unless in progress.
+  std::optional<ResultView> result;  // Once over or any seat is ranked.
+  int first_seat = 0;
+  int64_t created_at_ms = 0;
+  int64_t updated_at_ms = 0;
+  std::optional<int64_t> ended_at_ms;  // Finished, cancelled or aborted.
+  bool ranked = false;
+  int turn_limit_s = 0;                     // 0: no limit.
+  std::optional<int64_t> turn_deadline_ms;  // In progress with a limit.
+  std::string invite_code;                  // WAITING matches only.
+  std::string creator_id;
+  std::string rematch_id;  // Empty: no rematch yet.
+  bool voided = false;
+  std::string cancel_reason;  // Cancelled only: a kCancelled*.
+};
+
+// One recorded move or resignation (mancala.v1.Move). Its events stay in
+// their stored encoding (stored_codec.h) until the edge builds the Move,
+// so a move read from the store is not decoded twice.
+struct MoveView {
+  std::string match_id;
+  int64_t ply = 0;
+  int seat = 0;
+  int pit = -1;  // The chosen pit, 0-based on the mover's side; -1: resigned.
+  bool by_cpu = false;
+  int cpu_reason = 0;  // A mancala.v1.Move.CpuReason number, as stored.
+  int64_t played_at_ms = 0;
+  std::string events;  // As stored (stored_codec.h EncodeEvents).
+};
+
+// The stored move `row` as a view.
+inline MoveView MoveOf(const storage::MoveRow& row) {
+  return MoveView{row.match_id, row.ply,        row.seat,         row.pit,
+                  row.by_cpu,   row.cpu_reason, row.played_at_ms, row.events};
+}
+
+// The answer to a move (mancala.v1.SubmitMoveResponse): the move and the
+// match after it. A retried request gets its first answer as it was
+// stored (`stored`, stored_codec.h), `move` and `match` then unset.
+struct MoveReply {
+  MoveView move;
+  MatchView match;
+  std::optional<std::string> stored;
+};
+
+// An admin's check of a match (mancala.v1.VerifyMatchResponse): its stored
+// moves replayed through the engine against its stored result.
+struct VerifyReport {
+  bool consistent = false;
+  std::string detail;         // Why not, when not consistent.
+  std::string stored_result;  // As stored (stored_codec.h); "" if none.
+  std::optional<ResultView> replayed_result;  // When the replay is over.
+};
+
+// One event of a WatchMatch stream (mancala.v1.WatchEvent).
+struct WatchEventView {
+  enum class Kind {
+    kMatch,     // The match (a new watch's snapshot, a join, a start).
+    kFinished,  // The match once it ended: the stream's last event.
+    kMove,      // A recorded move.
+    kPresence,  // A seat's presence or stand-in changed.
+    kDeadline,  // The turn's deadline (a new turn with a time limit).
+  };
+  Kind kind = Kind::kMatch;
+  MatchView match;               // kMatch, kFinished.
+  MoveView move;                 // kMove.
+  int seat = -1;                 // kPresence, kDeadline.
+  bool present = false;          // kPresence.
+  bool cpu_standing_in = false;  // kPresence.
+  int64_t deadline_ms = 0;       // kDeadline.
+};
+
+}  // namespace mancala::services
+
+#endif  // MANCALA_SERVICES_MODEL_MATCH_VIEWS_H_

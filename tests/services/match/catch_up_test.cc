@@ -1,0 +1,148 @@
+// Two nodes' caches of one match (match_catch_up.cc): node B reads a match
+// while node A appends a move between B's read of the match row and its
+// read of the moves. B's cache must stay at the ply of the row it read
+// (the move it also saw comes with the next catch-up), never fail with
+// DATA_LOSS, never apply a move twice.
+//
+// Both nodes are LiveMatches on one store, in this process; B reads through
+// a store that runs A's move just before B's next ListMoves, and has move
+// notices (none ever come) so its reads catch up from the store as a
+// PostgreSQL node's do. Runs on either backend (test_database.h).
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "services/api/watch_stream.h"
+#include "services/base/clock.h"
+#include "services/match/live_matches.h"
+#include "services/model/match_shape.h"
+#include "services/wire/stored_codec.h"
+#include "storage/open_store.h"
+#include "tests/support/forwarding_store.h"
+#include "tests/support/test_database.h"
+
+namespace mancala::services {
+namespace {
+
+using storage::SeatRecord;
+using testing::BackendFromEnvironment;
+using testing::TestDatabase;
+
+// Runs `before_list_moves` once, just before the next ListMoves.
+class InterleavingStore final : public storage::ForwardingStore {
+ public:
+  using ForwardingStore::ForwardingStore;
+  std::function<void()> before_list_moves;
+
+  absl::StatusOr<std::vector<storage::MoveRow>> ListMoves(
+      const std::string& match_id, int64_t from_ply, int limit) override {
+    if (before_list_moves) std::exchange(before_list_moves, nullptr)();
+    return ForwardingStore::ListMoves(match_id, from_ply, limit);
+  }
+};
+
+// Notices that never come: the node's reads catch up from the store.
+class SilentNotices final : public storage::MoveNotices {
+ public:
+  void Publish(const std::string&, int64_t) override {}
+  void Listen(OnNotice, OnResync) override {}
+  void Stop() override {}
+};
+
+class CatchUpTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MANCALA_SKIP_WITHOUT_POSTGRES(BackendFromEnvironment());
+    auto db = TestDatabase::ForCurrentTest();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
+    auto opened = storage::OpenStore(db_->url());
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    store_ = std::move(opened->store);
+    b_store_ = std::make_unique<InterleavingStore>(*store_);
+    a_ = std::make_unique<LiveMatches>(*store_, clock_, LiveMatchesOptions{},
+                                       codec_, fanout_);
+    b_ = std::make_unique<LiveMatches>(*b_store_, clock_, LiveMatchesOptions{},
+                                       codec_, fanout_);
+    b_->SetMoveNotices(std::make_unique<SilentNotices>());
+    for (const char* id : {"p1", "p2"}) {
+      storage::PlayerRecord p;
+      p.id = id;
+      p.display_name = id;
+      p.token_hash = std::string("hash-") + id;
+      ASSERT_TRUE(store_->CreatePlayer(p).ok());
+    }
+    NewMatch m;
+    m.creator_id = "p1";
+    ASSERT_TRUE(ShapeFromRequest("kalah", 2, "seats", {}, 0, &m.shape).ok());
+    for (const char* id : {"p1", "p2"}) {
+      m.seats.push_back({SeatRecord::Kind::kPlayer, id, 0});
+    }
+    ASSERT_TRUE(a_->Create(m, &match_).ok());
+  }
+
+  // The player to move plays the first legal pit through node A.
+  void MoveOnA() {
+    SubmitMove move;
+    move.player_id = match_.seats[match_.to_move].seat.player_id;
+    move.pit = match_.legal_pits.at(0);
+    move.expected_ply = match_.ply;
+    MoveReply reply;
+    absl::Status s = a_->Play(match_.id, move, &reply);
+    ASSERT_TRUE(s.ok()) << s;
+    match_ = reply.match;
+  }
+
+  MatchView GetOnB() {
+    MatchView view;
+    absl::Status s = b_->Get(match_.id, "", &view);
+    EXPECT_TRUE(s.ok()) << s;
+    return view;
+  }
+
+  ManualClock clock_{1'700'000'000'000};
+  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<InterleavingStore> b_store_;
+  const StoredCodec codec_;
+  const WatchStreamFanOut fanout_;
+  std::unique_ptr<LiveMatches> a_, b_;  // After the stores: destroyed first.
+  MatchView match_;                     // As node A last answered.
+};
+
+TEST_F(CatchUpTest, AMoveAppendedDuringACatchUpWaitsForTheNextOne) {
+  MoveOnA();
+  ASSERT_EQ(GetOnB().ply, 1);  // B holds the match at ply 1.
+  MoveOnA();
+  const MatchView at_2 = match_;
+  b_store_->before_list_moves = [this] { MoveOnA(); };  // Ply 3, mid-read.
+  const MatchView read = GetOnB();
+  EXPECT_EQ(read.ply, 2);  // The ply of the match row B read.
+  EXPECT_EQ(read.board, at_2.board);
+  EXPECT_EQ(read.to_move, at_2.to_move);
+  ASSERT_EQ(match_.ply, 3);
+  const MatchView next = GetOnB();
+  EXPECT_EQ(next.ply, 3);
+  EXPECT_EQ(next.board, match_.board);
+  EXPECT_EQ(next.legal_pits, match_.legal_pits);
+}
+
+TEST_F(CatchUpTest, AMoveAppendedDuringALoadIsAppliedOnce) {
+  MoveOnA();
+  MoveOnA();
+  // B loads the match (row at ply 2) and reads its moves after A's ply 3.
+  b_store_->before_list_moves = [this] { MoveOnA(); };
+  const MatchView read = GetOnB();
+  ASSERT_EQ(match_.ply, 3);
+  EXPECT_EQ(read.ply, 3);
+  EXPECT_EQ(read.board, match_.board);
+  EXPECT_EQ(read.to_move, match_.to_move);
+  EXPECT_EQ(read.legal_pits, match_.legal_pits);
+}
+
+}  // namespace
+}  // namespace mancala::services
