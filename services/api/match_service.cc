@@ -167,7 +167,7 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
     return Invalid("expected_ply must be >= 0, got " +
                    std::to_string(request->expected_ply()));
   }
-  services::SubmitMove move;
+  services::MoveRequest move;
   move.player_id = caller.id;
   move.pit = request->pit();
   if (request->has_expected_ply()) move.expected_ply = request->expected_ply();

@@ -2,8 +2,8 @@
 // many strands; the tasks of one strand run one at a time, in the order
 // they were posted.
 //
-// LiveMatches gives each watched match a strand for its watch events
-// (issue 12): the mover only queues an event under the match lock and gets
+// LiveMatches gives each watched match a strand for its watch events: the
+// mover only queues an event under the match lock and gets
 // its reply at once, while a pool thread copies the event to every
 // watcher's stream. One strand per match keeps each stream's events in
 // order; many matches spread over the threads, and a busy strand yields

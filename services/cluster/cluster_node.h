@@ -1,5 +1,5 @@
 // This process as one node of a cluster: several mancalad on one PostgreSQL
-// database (issue 14, docs/cluster.md). Not used with SQLite.
+// database (docs/cluster.md). Not used with SQLite.
 //
 // - Heartbeat: the node's row (storage/node_registry.h) is written at
 //   Start() and every `heartbeat` after; a node silent for the grace period

@@ -9,8 +9,8 @@
 //   match_clock.cc     due CPU turns and Tick();
 //   match_presence.cc  presence of seated players;
 //   match_watchers.cc  watch streams and their events;
-//   match_view.cc      reads (get, list moves) and the Match snapshot;
-//   match_admin.cc     void and verify; live_matches_stats.cc metrics.
+//   match_reads.cc     reads (get, list moves) and the Match snapshot;
+//   match_admin.cc     void and verify; match_stats.cc metrics.
 //
 // The path of a move (docs/design.md): Play() takes the match lock, applies the
 // move to the engine state, appends it to the store conditionally on the
@@ -61,7 +61,7 @@
 #include "services/base/mutex.h"
 #include "services/base/strand_pool.h"
 #include "services/cluster/cluster_node.h"
-#include "services/match/live_match.h"
+#include "services/match/cached_match.h"
 #include "services/match/stored_encodings.h"
 #include "services/match/turn_clock.h"
 #include "services/match/waiting_expiry.h"
@@ -112,7 +112,7 @@ struct CpuTurn {
   std::shared_ptr<std::atomic<bool>> stop;
 };
 
-struct SubmitMove {
+struct MoveRequest {
   std::string player_id;
   int pit = 0;
   std::optional<int64_t> expected_ply;
@@ -166,7 +166,7 @@ class LiveMatches {
                       MatchView* out);
   absl::Status Rematch(const std::string& id, const std::string& player_id,
                        MatchView* out);
-  absl::Status Play(const std::string& id, const SubmitMove& move,
+  absl::Status Play(const std::string& id, const MoveRequest& move,
                     MoveReply* out);
   // The computer's pit for `turn`; ABORTED if the turn is no longer due.
   absl::Status PlayCpu(const CpuTurn& turn, int pit);
@@ -208,7 +208,7 @@ class LiveMatches {
 
   // For the metrics endpoint: matches in memory by state ("waiting",
   // "in_progress", "finished", "cancelled", "aborted") and open watch
-  // streams (live_matches_stats.cc).
+  // streams (match_stats.cc).
   struct Stats {
     std::map<std::string, int> by_state;
     int watchers = 0;
@@ -222,8 +222,8 @@ class LiveMatches {
   void Tick();
 
  private:
-  // One match in memory (live_match.h).
-  using Live = LiveMatch;
+  // One match in memory (cached_match.h).
+  using Live = CachedMatch;
   using LivePtr = std::shared_ptr<Live>;
 
   absl::Status Find(const std::string& id, LivePtr* out)
@@ -268,11 +268,12 @@ class LiveMatches {
   // Applies and stores one action (pit >= 0 a move, < 0 a resignation) for
   // `seat`, tells the watchers, and fills `reply` (may be null). Takes
   // ratings_mu_ (after live.mu, see the lock order) when a rated match ends.
-  absl::Status Record(Live& live, int seat, int pit, CpuReason cpu_reason,
-                      const std::string& request_id, MoveReply* reply)
+  absl::Status ApplyAndStore(Live& live, int seat, int pit,
+                             CpuReason cpu_reason,
+                             const std::string& request_id, MoveReply* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
-  // Record() once the move is checked and the match's end, if any, rated:
-  // stores the move, moves the live match on and tells the watchers.
+  // ApplyAndStore() once the move is checked and the match's end, if any,
+  // rated: stores the move, moves the live match on and tells the watchers.
   // `*ratings_moved` (if given) is set when the store refused a rated end
   // because a player's rating changed since it was read (check_before).
   absl::Status Commit(Live& live, engine::State next, storage::MoveRow row,

@@ -19,13 +19,13 @@ namespace {
 
 // Request ids are scoped to (match, player): the store keys them per match,
 // so the player's id goes in front.
-std::string RequestKey(const SubmitMove& move) {
+std::string RequestKey(const MoveRequest& move) {
   return move.request_id.empty() ? "" : move.player_id + "/" + move.request_id;
 }
 
 }  // namespace
 
-absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
+absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
                                MoveReply* out) {
   LivePtr live;
   if (absl::Status s = Find(id, &live); !s.ok()) return s;
@@ -88,8 +88,8 @@ absl::Status LiveMatches::Play(const std::string& id, const SubmitMove& move,
                              live->display_names[seat] + ")",
                          {{"to_move", std::to_string(seat)}});
     }
-    if (absl::Status s = Record(*live, seat, move.pit, CpuReason::kNone,
-                                RequestKey(move), out);
+    if (absl::Status s = ApplyAndStore(*live, seat, move.pit, CpuReason::kNone,
+                                       RequestKey(move), out);
         !s.ok()) {
       return s;
     }
@@ -118,7 +118,8 @@ absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
                              " is no longer due");
     }
     const int seat = live->state.to_move();
-    if (absl::Status s = Record(*live, seat, pit, turn.reason, "", nullptr);
+    if (absl::Status s =
+            ApplyAndStore(*live, seat, pit, turn.reason, "", nullptr);
         !s.ok()) {
       return s;
     }
@@ -154,7 +155,8 @@ absl::Status LiveMatches::Resign(const std::string& id,
       return MoveErrorStatus(engine::MoveError::kNotActive, 0, 0, {});
     }
     MoveReply reply;
-    if (absl::Status s = Record(*live, seat, -1, CpuReason::kNone, "", &reply);
+    if (absl::Status s =
+            ApplyAndStore(*live, seat, -1, CpuReason::kNone, "", &reply);
         !s.ok()) {
       return s;
     }
@@ -166,10 +168,10 @@ absl::Status LiveMatches::Resign(const std::string& id,
   return answer;
 }
 
-absl::Status LiveMatches::Record(Live& live, int seat, int pit,
-                                 CpuReason cpu_reason,
-                                 const std::string& request_id,
-                                 MoveReply* reply) {
+absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
+                                        CpuReason cpu_reason,
+                                        const std::string& request_id,
+                                        MoveReply* reply) {
   engine::State next = live.state;
   engine::MoveRecord record;
   auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);

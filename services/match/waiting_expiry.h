@@ -1,7 +1,7 @@
 // When waiting matches expire: an index of (expiry time, match id) ordered
 // by time, so the ticker looks only at the matches due now instead of
-// walking every waiting match each tick (issue 18: a client once left
-// 25,686 of them).
+// walking every waiting match each tick (a client once left 25,686 of
+// them).
 //
 // Entries are not removed when a match starts or is cancelled: the taker
 // (LiveMatches::ExpireWaiting, services/match/match_expiry.cc) checks the

@@ -1,6 +1,6 @@
 // mancalad --max-threads: under many more concurrent calls than the bound,
 // the real server keeps its threads bounded and answers every call OK or
-// RESOURCE_EXHAUSTED (issue 12). The binary comes from $MANCALAD (CMake).
+// RESOURCE_EXHAUSTED. The binary comes from $MANCALAD (CMake).
 
 #include <gtest/gtest.h>
 

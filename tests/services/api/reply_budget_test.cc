@@ -42,7 +42,7 @@ v1::Move LargestCongkakMove() {
 
 TEST(ReplyBudget, TheLargestPageOfTheLargestMovesFitsInOneReply) {
   const v1::Move move = LargestCongkakMove();
-  ASSERT_GT(move.ByteSizeLong(), 2000u);  // The "about 2 KB" and more.
+  ASSERT_GT(move.ByteSizeLong(), 2000u);  // "About 2 KB" and more.
   // 2,000 plies of such moves: 1000 (the largest page_size) unbounded would
   // not fit in a reply.
   std::vector<v1::Move> moves(2000, move);

@@ -87,7 +87,7 @@ class CatchUpTest : public ::testing::Test {
 
   // The player to move plays the first legal pit through node A.
   void MoveOnA() {
-    SubmitMove move;
+    MoveRequest move;
     move.player_id = match_.seats[match_.to_move].seat.player_id;
     move.pit = match_.legal_pits.at(0);
     move.expected_ply = match_.ply;

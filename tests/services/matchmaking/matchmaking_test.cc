@@ -241,7 +241,7 @@ TEST_F(MatchmakingTest, AHundredPlayersQueueAtOnceAndAreEachMatchedOnce) {
   EXPECT_EQ(Searching(), 0);
 }
 
-// Two nodes on one PostgreSQL database share one queue (issue 14 item 6):
+// Two nodes on one PostgreSQL database share one queue:
 // node A is the fixture's server, node B a second one; the tests tick them
 // by hand.
 class TwoNodeMatchmakingTest : public MatchmakingTest {

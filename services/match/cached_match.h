@@ -4,8 +4,8 @@
 // for every read and write, so a match's changes on this node are ordered.
 // Thread-safety: every field under `mu`.
 
-#ifndef MANCALA_SERVICES_MATCH_LIVE_MATCH_H_
-#define MANCALA_SERVICES_MATCH_LIVE_MATCH_H_
+#ifndef MANCALA_SERVICES_MATCH_CACHED_MATCH_H_
+#define MANCALA_SERVICES_MATCH_CACHED_MATCH_H_
 
 #include <memory>
 #include <string>
@@ -21,7 +21,7 @@
 
 namespace mancala::services {
 
-struct LiveMatch {
+struct CachedMatch {
   Mutex mu;
   storage::MatchRecord record ABSL_GUARDED_BY(mu);
   engine::State state ABSL_GUARDED_BY(mu);
@@ -37,7 +37,7 @@ struct LiveMatch {
   // Orders this match's watch events; made at the first watcher.
   std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
 
-  LiveMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms);
+  CachedMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms);
   // Finished, cancelled or aborted: no move will follow.
   bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   // Whether `player_id` (empty: nobody) plays `seat`.
@@ -54,4 +54,4 @@ struct LiveMatch {
 
 }  // namespace mancala::services
 
-#endif  // MANCALA_SERVICES_MATCH_LIVE_MATCH_H_
+#endif  // MANCALA_SERVICES_MATCH_CACHED_MATCH_H_
