@@ -50,9 +50,9 @@ struct Server::Impl {
   std::unique_ptr<ClusterNode> cluster;
   // What the domain reaches of the wire format; stateless, before their
   // users.
-  const StoredCodec stored_codec;
-  const SearchCodec search_codec;
-  const WatchStreamFanOut watch_fanout;
+  const StoredCodec stored_codec{};
+  const SearchCodec search_codec{};
+  const WatchStreamFanOut watch_fanout{};
   std::unique_ptr<LiveMatches> matches;
   std::unique_ptr<CpuWorker> cpu;
   std::unique_ptr<PlayerServiceImpl> players;

@@ -108,8 +108,8 @@ class CatchUpTest : public ::testing::Test {
   std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<InterleavingStore> b_store_;
-  const StoredCodec codec_;
-  const WatchStreamFanOut fanout_;
+  const StoredCodec codec_{};
+  const WatchStreamFanOut fanout_{};
   std::unique_ptr<LiveMatches> a_, b_;  // After the stores: destroyed first.
   MatchView match_;                     // As node A last answered.
 };
