@@ -242,14 +242,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                          turn.reason == CpuReason::kStandIn);
     };
   }
-  impl->cpu = std::make_unique<CpuWorker>(
-      *impl->matches, options.cpu_threads, options.cpu_budget_ms,
-      [live](const CpuTurn& turn) {  // The match's creator.
-        MatchView m;
-        return live->Get(turn.match_id, "", &m).ok() ? PlayerName(m.creator_id)
-                                                     : "";
-      },
-      &impl->metrics, std::move(claim));
+  impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,
+                                          options.cpu_budget_ms, &impl->metrics,
+                                          std::move(claim));
   CpuWorker* cpu = impl->cpu.get();
   impl->matches->SetCpuTurnListener(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });

@@ -133,14 +133,6 @@ class Server {
   int port() const;
   // Port of the metrics endpoint; 0 without one.
   int metrics_port() const;
-  // Checks deadlines and presence now (the ticker does this every
-  // ServerOptions::tick); for tests that move a ManualClock. Does nothing
-  // once Shutdown() has begun.
-  void Tick();
-  // Open watch streams of "matches/{id}" `match`, as the server counts them
-  // (a stream the client closed counts until the server has seen it end);
-  // 0 once Shutdown() has begun. For tests that wait for that.
-  int WatcherCount(const std::string& match);
   // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
   // Stops in the order of docs/design.md "Shutdown": reports readiness
@@ -151,6 +143,16 @@ class Server {
   // done; later calls (and calls from other threads meanwhile) return at
   // once.
   void Shutdown();
+
+  // For tests.
+  // Checks deadlines and presence now (the ticker does this every
+  // ServerOptions::tick), after a test moved a ManualClock. Does nothing
+  // once Shutdown() has begun.
+  void Tick();
+  // Open watch streams of "matches/{id}" `match`, as the server counts them
+  // (a stream the client closed counts until the server has seen it end);
+  // 0 once Shutdown() has begun: for tests that wait for that.
+  int WatcherCount(const std::string& match);
 
  private:
   struct Impl;

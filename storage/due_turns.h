@@ -1,5 +1,5 @@
 // Turns the computer must play, stored so that any node of a cluster can
-// play them (issue 14, docs/cluster.md). SQLite has no cluster and no
+// play them (docs/cluster.md). SQLite has no cluster and no
 // DueTurns: its one server keeps every timer in memory (turn_clock.h).
 //
 // What is stored, all with the DATABASE's clock:

@@ -11,7 +11,7 @@
 //
 // Publishing never waits for the database: notices are queued and sent in
 // batches on a connection of their own, after the move's transaction has
-// committed (a NOTIFY inside it serialises commits; issue 14 measured a 64%
+// committed (a NOTIFY inside it serialises commits; it measured a 64%
 // cut in commit throughput).
 //
 // Only a store shared by several processes has notices (PostgreSQL:
@@ -30,8 +30,9 @@ namespace mancala::storage {
 
 class MoveNotices {
  public:
-  // Called on the listener's thread for each notice received (this node's
-  // own included), in the order the database delivers them.
+  // Called on the listener's thread for each notice another node sent
+  // (this object's own are not delivered: their changes are this node's
+  // own), in the order the database delivers them.
   using OnNotice =
       std::function<void(const std::string& match_id, int64_t ply)>;
   // Called on the listener's thread once it is (re)connected and listening:

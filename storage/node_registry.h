@@ -1,5 +1,5 @@
 // The nodes of a cluster: several mancalad processes on one PostgreSQL
-// database (issue 14, docs/cluster.md). Each node keeps a row fresh with
+// database (docs/cluster.md). Each node keeps a row fresh with
 // the database's clock; a node whose row is older than `dead_after_ms` (the
 // presence grace period) or gone is dead, and its claims on due turns
 // (due_turns.h) lapse at once. SQLite has no cluster and no registry.

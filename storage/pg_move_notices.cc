@@ -3,6 +3,7 @@
 
 #include "storage/pg_move_notices.h"
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <pqxx/pqxx>
@@ -35,10 +36,15 @@ bool ParseNotice(const std::string& payload, std::string* match_id,
 
 class Receiver final : public pqxx::notification_receiver {
  public:
-  Receiver(pqxx::connection_base& c, MoveNotices::OnNotice& on_notice)
+  Receiver(pqxx::connection_base& c, MoveNotices::OnNotice& on_notice,
+           const std::atomic<int>& own_pid)
       : pqxx::notification_receiver(c, PgMoveNotices::kChannel),
-        on_notice_(on_notice) {}
-  void operator()(const std::string& payload, int) override {
+        on_notice_(on_notice),
+        own_pid_(own_pid) {}
+  void operator()(const std::string& payload, int backend_pid) override {
+    // Sent by this node's own sender connection: the node made the change
+    // and its cache holds it already.
+    if (backend_pid == own_pid_.load()) return;
     std::string id;
     int64_t ply = 0;
     if (ParseNotice(payload, &id, &ply)) on_notice_(id, ply);
@@ -46,6 +52,7 @@ class Receiver final : public pqxx::notification_receiver {
 
  private:
   MoveNotices::OnNotice& on_notice_;
+  const std::atomic<int>& own_pid_;
 };
 
 }  // namespace
@@ -99,13 +106,17 @@ void PgMoveNotices::SendLoop() {
     lock.unlock();
     bool failed = false;
     try {
-      if (!conn) conn = std::make_unique<pqxx::connection>(dsn_);
+      if (!conn) {
+        conn = std::make_unique<pqxx::connection>(dsn_);
+        sender_pid_ = conn->backendpid();
+      }
       pqxx::nontransaction tx(*conn);
       // One statement for the whole batch: one round trip.
       tx.exec_params("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
                      std::string(kChannel), PgTextArray(payloads));
     } catch (const std::exception&) {
       conn.reset();  // Reconnects for the next batch; this one is dropped.
+      sender_pid_ = 0;
       failed = true;
     }
     lock.lock();
@@ -123,7 +134,7 @@ void PgMoveNotices::ListenLoop(OnNotice on_notice, OnResync on_resync) {
   while (!stopping()) {
     try {
       pqxx::connection conn(dsn_);
-      Receiver receiver(conn, on_notice);  // LISTENs from here on.
+      Receiver receiver(conn, on_notice, sender_pid_);  // LISTENs from here on.
       on_resync();
       while (!stopping()) {
         // Wakes at least every 200 ms to see Stop().

@@ -15,6 +15,7 @@
 #ifndef MANCALA_STORAGE_PG_MOVE_NOTICES_H_
 #define MANCALA_STORAGE_PG_MOVE_NOTICES_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -46,6 +47,9 @@ class PgMoveNotices final : public MoveNotices {
   std::condition_variable wake_;
   std::map<std::string, int64_t> queued_;  // Match id -> highest ply.
   bool stopping_ = false;
+  // The sender connection's backend process id (0: not connected): the
+  // listener drops the notices it sent.
+  std::atomic<int> sender_pid_{0};
   std::thread sender_;
   std::thread listener_;
 };

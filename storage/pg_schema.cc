@@ -155,7 +155,7 @@ CREATE TABLE match_queue (
 CREATE INDEX match_queue_by_key ON match_queue (queue_key, arrival);
 CREATE INDEX match_queue_by_node ON match_queue (node_id);
 )sql",
-      // 4: clusters (issue 14, storage/node_registry.h, storage/due_turns.h):
+      // 4: clusters (storage/node_registry.h, storage/due_turns.h):
       // the nodes' heartbeats; on each match the seat to move, when its
       // next automatic action is due and who claimed it; on each seat who
       // last saw its player. Times on the database's clock.

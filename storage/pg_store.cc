@@ -37,8 +37,10 @@ constexpr char kMatchSelect[] =
     "m.rotate_first_player, m.rematch_of, m.rematch_id, m.voided, "
     "m.void_reason, m.request_id, m.request_hash, m.cancel_reason, "
     "(SELECT coalesce(json_agg(json_build_array(s.kind, "
-    "coalesce(s.player_id, ''), s.cpu_level) ORDER BY s.seat), '[]') "
-    "FROM seats s WHERE s.match_id = m.id) ";
+    "coalesce(s.player_id, ''), s.cpu_level, coalesce(p.display_name, '')) "
+    "ORDER BY s.seat), '[]') "
+    "FROM seats s LEFT JOIN players p ON p.id = s.player_id "
+    "WHERE s.match_id = m.id) ";
 
 MatchRecord ReadMatch(const pqxx::row& r) {
   MatchRecord m;
@@ -67,7 +69,8 @@ MatchRecord ReadMatch(const pqxx::row& r) {
   m.cancel_reason = r[21].as<std::string>();
   for (const auto& seat : nlohmann::json::parse(r[22].as<std::string>())) {
     m.seats.push_back({ParseSeatKind(seat[0].get<std::string>()),
-                       seat[1].get<std::string>(), seat[2].get<int>()});
+                       seat[1].get<std::string>(), seat[2].get<int>(),
+                       seat[3].get<std::string>()});
   }
   return m;
 }

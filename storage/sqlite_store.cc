@@ -29,7 +29,14 @@ constexpr char kMatchColumns[] =
     "m.created_at_ms, m.updated_at_ms, m.ended_at_ms, m.result, m.ranked, "
     "m.turn_limit_s, m.invite_code, m.rotate_first_player, m.rematch_of, "
     "m.rematch_id, m.voided, m.void_reason, m.request_id, m.request_hash, "
-    "m.cancel_reason";
+    "m.cancel_reason, "
+    // The seats (and their players' names) in the same statement, so a
+    // list of matches is one query; each with its number, as the order
+    // inside json_group_array is not guaranteed.
+    "(SELECT json_group_array(json_array(s.seat, s.kind, "
+    "coalesce(s.player_id, ''), s.cpu_level, coalesce(p.display_name, ''))) "
+    "FROM seats s LEFT JOIN players p ON p.id = s.player_id "
+    "WHERE s.match_id = m.id)";
 
 constexpr char kMoveColumns[] =
     "ply, seat, pit, by_cpu, played_at_ms, events, cpu_reason, request_id, "
@@ -319,50 +326,53 @@ absl::StatusOr<std::string> SqliteStore::FindMatchByInviteCode(
       });
 }
 
+MatchRecord SqliteStore::MatchFromRow(SQLite::Statement& q) {
+  MatchRecord m;
+  m.id = q.getColumn(0).getString();
+  m.game = q.getColumn(1).getString();
+  m.options = nlohmann::json::parse(q.getColumn(2).getString())
+                  .get<std::map<std::string, std::string>>();
+  m.first_seat = q.getColumn(3).getInt();
+  m.status = ParseStatus(q.getColumn(4).getString());
+  m.ply = q.getColumn(5).getInt64();
+  m.created_by = q.getColumn(6).getString();
+  m.created_at_ms = q.getColumn(7).getInt64();
+  m.updated_at_ms = q.getColumn(8).getInt64();
+  m.ended_at_ms = q.getColumn(9).getInt64();
+  m.result = q.getColumn(10).getString();
+  m.ranked = q.getColumn(11).getInt() != 0;
+  m.turn_limit_s = q.getColumn(12).getInt();
+  m.invite_code = q.getColumn(13).getString();
+  m.rotate_first_player = q.getColumn(14).getInt() != 0;
+  m.rematch_of = q.getColumn(15).getString();
+  m.rematch_id = q.getColumn(16).getString();
+  m.voided = q.getColumn(17).getInt() != 0;
+  m.void_reason = q.getColumn(18).getString();
+  m.request_id = q.getColumn(19).getString();
+  m.request_hash = q.getColumn(20).getString();
+  m.cancel_reason = q.getColumn(21).getString();
+  const nlohmann::json seats =
+      nlohmann::json::parse(q.getColumn(22).getString());
+  m.seats.resize(seats.size());
+  for (const nlohmann::json& seat : seats) {
+    const size_t i = seat.at(0).get<size_t>();
+    if (i >= m.seats.size()) {
+      throw nlohmann::json::out_of_range::create(401, "seat number", &seat);
+    }
+    m.seats[i] = {ParseSeatKind(seat.at(1).get<std::string>()),
+                  seat.at(2).get<std::string>(), seat.at(3).get<int>(),
+                  seat.at(4).get<std::string>()};
+  }
+  return m;
+}
+
 bool SqliteStore::ReadMatch(Connection& c, const std::string& id,
                             MatchRecord* out) {
-  MatchRecord m;
-  {
-    auto q = c.Prepare(std::string("SELECT ") + kMatchColumns +
-                       " FROM matches m WHERE m.id = ?");
-    q->bind(1, id);
-    if (!q->executeStep()) return false;
-    m.id = q->getColumn(0).getString();
-    m.game = q->getColumn(1).getString();
-    m.options = nlohmann::json::parse(q->getColumn(2).getString())
-                    .get<std::map<std::string, std::string>>();
-    m.first_seat = q->getColumn(3).getInt();
-    m.status = ParseStatus(q->getColumn(4).getString());
-    m.ply = q->getColumn(5).getInt64();
-    m.created_by = q->getColumn(6).getString();
-    m.created_at_ms = q->getColumn(7).getInt64();
-    m.updated_at_ms = q->getColumn(8).getInt64();
-    m.ended_at_ms = q->getColumn(9).getInt64();
-    m.result = q->getColumn(10).getString();
-    m.ranked = q->getColumn(11).getInt() != 0;
-    m.turn_limit_s = q->getColumn(12).getInt();
-    m.invite_code = q->getColumn(13).getString();
-    m.rotate_first_player = q->getColumn(14).getInt() != 0;
-    m.rematch_of = q->getColumn(15).getString();
-    m.rematch_id = q->getColumn(16).getString();
-    m.voided = q->getColumn(17).getInt() != 0;
-    m.void_reason = q->getColumn(18).getString();
-    m.request_id = q->getColumn(19).getString();
-    m.request_hash = q->getColumn(20).getString();
-    m.cancel_reason = q->getColumn(21).getString();
-  }
-  auto qs = c.Prepare(
-      "SELECT kind, player_id, cpu_level FROM seats WHERE match_id = ? "
-      "ORDER BY seat");
-  qs->bind(1, m.id);
-  while (qs->executeStep()) {
-    SeatRecord seat;
-    seat.kind = ParseSeatKind(qs->getColumn(0).getString());
-    seat.player_id = qs->getColumn(1).getString();
-    seat.cpu_level = qs->getColumn(2).getInt();
-    m.seats.push_back(std::move(seat));
-  }
-  *out = std::move(m);
+  auto q = c.Prepare(std::string("SELECT ") + kMatchColumns +
+                     " FROM matches m WHERE m.id = ?");
+  q->bind(1, id);
+  if (!q->executeStep()) return false;
+  *out = MatchFromRow(*q);
   return true;
 }
 
@@ -519,7 +529,7 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
   // Built from the filter; each shape is prepared once. A player filter
   // walks that player's history index; otherwise the newest-first index of
   // the most selective column serves the order.
-  std::string sql = "SELECT m.id";
+  std::string sql = std::string("SELECT ") + kMatchColumns;
   std::string where;
   auto add = [&where](const char* clause) {
     where += where.empty() ? " WHERE " : " AND ";
@@ -553,29 +563,22 @@ absl::StatusOr<std::vector<MatchRecord>> SqliteStore::ListMatches(
       where + " ORDER BY " + time + " DESC, " + id_col + " DESC LIMIT :limit";
   return ReadAs<std::vector<MatchRecord>>(
       "list matches", [&](Connection& c, std::vector<MatchRecord>& out) {
-        // Ids first, then each match: ReadMatch runs statements of its own.
-        std::vector<std::string> ids;
-        {
-          auto q = c.Prepare(sql);
-          if (!f.player_id.empty()) q->bind(":player", f.player_id);
-          if (!f.game.empty()) q->bind(":game", f.game);
-          if (f.status.has_value()) q->bind(":status", StatusName(*f.status));
-          if (f.ranked.has_value()) q->bind(":ranked", *f.ranked ? 1 : 0);
-          if (f.created_from_ms) q->bind(":cfrom", *f.created_from_ms);
-          if (f.created_to_ms) q->bind(":cto", *f.created_to_ms);
-          if (f.ended_from_ms) q->bind(":efrom", *f.ended_from_ms);
-          if (f.ended_to_ms) q->bind(":eto", *f.ended_to_ms);
-          if (after.has_value()) {
-            q->bind(":atime", static_cast<int64_t>(after->time_ms));
-            q->bind(":aid", after->id);
-          }
-          q->bind(":limit", limit);
-          while (q->executeStep()) ids.push_back(q->getColumn(0).getString());
+        // One statement: each row carries its match's seats.
+        auto q = c.Prepare(sql);
+        if (!f.player_id.empty()) q->bind(":player", f.player_id);
+        if (!f.game.empty()) q->bind(":game", f.game);
+        if (f.status.has_value()) q->bind(":status", StatusName(*f.status));
+        if (f.ranked.has_value()) q->bind(":ranked", *f.ranked ? 1 : 0);
+        if (f.created_from_ms) q->bind(":cfrom", *f.created_from_ms);
+        if (f.created_to_ms) q->bind(":cto", *f.created_to_ms);
+        if (f.ended_from_ms) q->bind(":efrom", *f.ended_from_ms);
+        if (f.ended_to_ms) q->bind(":eto", *f.ended_to_ms);
+        if (after.has_value()) {
+          q->bind(":atime", static_cast<int64_t>(after->time_ms));
+          q->bind(":aid", after->id);
         }
-        for (const std::string& id : ids) {
-          MatchRecord m;
-          if (ReadMatch(c, id, &m)) out.push_back(std::move(m));
-        }
+        q->bind(":limit", limit);
+        while (q->executeStep()) out.push_back(MatchFromRow(*q));
         return absl::OkStatus();
       });
 }

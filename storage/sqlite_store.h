@@ -150,6 +150,9 @@ class SqliteStore final : public Store {
                            const std::vector<RatingRecord>& ratings);
   // The whole match with this id (row + seats); false if there is none.
   static bool ReadMatch(Connection& c, const std::string& id, MatchRecord* out);
+  // A match from a row of kMatchColumns (its seats included); throws
+  // nlohmann::json::exception for unreadable options or seats.
+  static MatchRecord MatchFromRow(SQLite::Statement& q);
 
   // Destroyed bottom-up: the writer finishes, connections close, then the
   // lock is released.

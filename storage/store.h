@@ -19,7 +19,7 @@
 //   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
 // Interface changes are additive only (another backend implements it); the
-// UNAVAILABLE case above was added for busy timeouts and closing (issue 18),
+// UNAVAILABLE case above was added for busy timeouts and closing,
 // FindMatchByRequestId and CountWaitingMatches for CreateMatch's limits.
 //
 // Times are milliseconds since the Unix epoch (UTC).
@@ -52,6 +52,10 @@ struct SeatRecord {
   Kind kind = Kind::kPlayer;
   std::string player_id;  // kPlayer only.
   int cpu_level = 0;      // kCpu only.
+  // kPlayer only, and only as read: the player's display name when the
+  // match was read (one query with the seats). Writes ignore it. (Braced:
+  // initializers that stop at cpu_level stay complete.)
+  std::string display_name{};
 };
 
 // kAborted: a ranked match that ended with a seat that never moved itself

@@ -11,7 +11,7 @@
 // store holding more than half the seeds, which stores never give back):
 // kWinValue plus the margin for a win, -kWinValue plus the margin for a
 // loss, 0 for a draw. The margin keeps counting once the result is known
-// (issue 16: a strong CPU wins by as much and loses by as little as it
+// (a strong CPU wins by as much and loses by as little as it
 // can): over, 100 per seed of FinalMargin(); decided but still playing, the
 // open-game estimate above. So a win by 40 is worth more than a win by 2,
 // and a loss by 2 more than a loss by 40, and a search that plays on after

@@ -27,8 +27,8 @@ grpc::Status Ms(const google::protobuf::Timestamp& t, const char* field,
   if (t.seconds() < TimeUtil::kTimestampMinSeconds ||
       t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
       t.nanos() > 999'999'999) {
-    return Invalid(std::string(field) +
-                   " must be a valid timestamp (years 1 to 9999)");
+    return GrpcInvalidField(std::string(field) +
+                            " must be a valid timestamp (years 1 to 9999)");
   }
   *ms = TimeUtil::TimestampToMilliseconds(t);
   return grpc::Status::OK;
@@ -43,9 +43,9 @@ grpc::Status AdminServiceImpl::CheckAdmin(
   std::string token;
   if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
   if (admin_token_.empty()) {
-    return Error(grpc::StatusCode::PERMISSION_DENIED, "ADMIN_DISABLED",
-                 "the admin API is disabled (start mancalad with "
-                 "--admin-token-file or MANCALAD_ADMIN_TOKEN)");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED, "ADMIN_DISABLED",
+                     "the admin API is disabled (start mancalad with "
+                     "--admin-token-file or MANCALAD_ADMIN_TOKEN)");
   }
   if (token.size() == admin_token_.size() &&
       CRYPTO_memcmp(token.data(), admin_token_.data(), token.size()) == 0) {
@@ -57,8 +57,8 @@ grpc::Status AdminServiceImpl::CheckAdmin(
   if (grpc::Status s = Authenticate(context, store_, &player); !s.ok()) {
     return s;
   }
-  return Error(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
-               "a player's token does not open the admin API");
+  return GrpcError(grpc::StatusCode::PERMISSION_DENIED, "NOT_ADMIN",
+                   "a player's token does not open the admin API");
 }
 
 grpc::Status AdminServiceImpl::ListMatches(
@@ -75,11 +75,11 @@ grpc::Status AdminServiceImpl::ListMatches(
   }
   if (request->game() != v1::GAME_UNSPECIFIED) {
     std::optional<std::string> game = GameName(request->game());
-    if (!game.has_value()) return Invalid("unknown game");
+    if (!game.has_value()) return GrpcInvalidField("unknown game");
     f.game = *game;
   }
   if (!StatusFromProto(request->state(), &f.status)) {
-    return Invalid("unknown state");
+    return GrpcInvalidField("unknown state");
   }
   switch (request->ranking()) {
     case v1::ListMatchesRequest::RANKING_UNSPECIFIED:
@@ -91,7 +91,8 @@ grpc::Status AdminServiceImpl::ListMatches(
       f.ranked = false;
       break;
     default:
-      return Invalid("ranking must be RANKED, CASUAL or unspecified (both)");
+      return GrpcInvalidField(
+          "ranking must be RANKED, CASUAL or unspecified (both)");
   }
   for (auto [has, time, field, ms] :
        {std::tuple{request->has_create_time_from(),
@@ -127,16 +128,13 @@ grpc::Status AdminServiceImpl::ListMatches(
     after = cursor;
   }
   auto rows = store_.ListMatches(f, after, size + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return GrpcStorageFailure(rows.status());
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
+  // As stored, nothing replayed (ListedMatch): the seats and their names
+  // came in the same query.
   for (const storage::MatchRecord& r : *rows) {
-    MatchView view;
-    if (grpc::Status s = MatchAnswer(matches_.Get(r.id, "", &view), view,
-                                     response->add_matches());
-        !s.ok()) {
-      return s;
-    }
+    ToProto(ListedMatch(r), response->add_matches());
   }
   if (more) {
     response->set_next_page_token(EncodePageToken(
@@ -166,12 +164,12 @@ grpc::Status AdminServiceImpl::GetMatchHistory(
     return s;
   }
   auto changes = store_.ListMatchRatingChanges(id);
-  if (!changes.ok()) return FromStorage(changes.status());
+  if (!changes.ok()) return GrpcStorageFailure(changes.status());
   for (const storage::RatingChange& c : *changes) {
     ToProto(c, response->add_rating_changes());
   }
   auto record = store_.GetMatch(id);
-  if (!record.ok()) return FromStorage(record.status());
+  if (!record.ok()) return GrpcStorageFailure(record.status());
   response->set_void_reason(record->void_reason);
   return grpc::Status::OK;
 }
@@ -185,7 +183,7 @@ grpc::Status AdminServiceImpl::VoidMatch(grpc::ServerContext* context,
     return s;
   // The lengths were checked by CheckAdmin (field limits).
   const std::string reason = Trim(request->reason());
-  if (reason.empty()) return Invalid("reason is required (not blank)");
+  if (reason.empty()) return GrpcInvalidField("reason is required (not blank)");
   int recomputed = 0;
   MatchView voided;
   if (grpc::Status s =
@@ -216,10 +214,10 @@ grpc::Status AdminServiceImpl::ListAuditLog(
         !s.ok()) {
       return s;
     }
-    if (!TokenInt(f[0], &before)) return InvalidPageToken();
+    if (!TokenInt(f[0], &before)) return GrpcInvalidPageToken();
   }
   auto rows = store_.ListAuditLog(before, size + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return GrpcStorageFailure(rows.status());
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::AuditRecord& a : *rows) {

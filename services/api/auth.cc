@@ -15,9 +15,9 @@ grpc::Status BearerToken(const grpc::ServerContextBase& context,
   const auto& md = context.client_metadata();
   auto it = md.find("authorization");
   if (it == md.end()) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
-                 "this call needs the metadata 'authorization: Bearer "
-                 "<token>' (CreatePlayer gives a token)");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED, "MISSING_TOKEN",
+                     "this call needs the metadata 'authorization: Bearer "
+                     "<token>' (CreatePlayer gives a token)");
   }
   // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4); the scheme is
   // case-insensitive (11.1), the token is not.
@@ -32,8 +32,8 @@ grpc::Status BearerToken(const grpc::ServerContextBase& context,
                  [](char a, char b) { return std::tolower(a) == b; });
   if (!is_bearer || start == std::string_view::npos ||
       value.find(' ', start) != std::string_view::npos) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
-                 "authorization metadata must be 'Bearer <token>'");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED, "MALFORMED_TOKEN",
+                     "authorization metadata must be 'Bearer <token>'");
   }
   *token = std::string(value.substr(start));
   return grpc::Status::OK;
@@ -46,10 +46,10 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
   if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
   auto found = store.FindPlayerByTokenHash(HashToken(token));
   if (absl::IsNotFound(found.status())) {
-    return Error(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
-                 "the bearer token belongs to no player");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN",
+                     "the bearer token belongs to no player");
   }
-  if (!found.ok()) return FromStorage(found.status());
+  if (!found.ok()) return GrpcStorageFailure(found.status());
   *player = *std::move(found);
   NoteCallPlayer(context, player->id);  // For the RPC's log line.
   return grpc::Status::OK;

@@ -14,8 +14,8 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 grpc::Status TooLong(const std::string& path, const std::string& what) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "FIELD_TOO_LONG",
-               path + " " + what, {{"field", path}});
+  return GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "FIELD_TOO_LONG",
+                   path + " " + what, {{"field", path}});
 }
 
 // Strings arrive as valid UTF-8: protobuf refuses a request otherwise

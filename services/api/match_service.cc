@@ -86,16 +86,18 @@ grpc::Status MatchServiceImpl::CreateMatch(
         if (record.player_id != caller.id) {
           auto invited = store_.GetPlayer(record.player_id);
           if (absl::IsNotFound(invited.status())) {
-            return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                         where + ": no player named " + Quote(seat.player()));
+            return GrpcError(
+                grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                where + ": no player named " + Quote(seat.player()));
           }
-          if (!invited.ok()) return FromStorage(invited.status());
+          if (!invited.ok()) return GrpcStorageFailure(invited.status());
         }
         caller_seated |= record.player_id == caller.id;
         if (!seated.insert(record.player_id).second && match.ranked) {
-          return Invalid(where + ": " + Quote(seat.player()) +
-                         " already holds a seat; nobody holds two seats in a "
-                         "ranked match");
+          return GrpcInvalidField(
+              where + ": " + Quote(seat.player()) +
+              " already holds a seat; nobody holds two seats in a "
+              "ranked match");
         }
         break;
       }
@@ -103,32 +105,33 @@ grpc::Status MatchServiceImpl::CreateMatch(
         if (match.ranked) {
           // FindMatch refuses the same: a ranked match with a CPU seat
           // could never be rated (docs/ratings.md "What is rated").
-          return Invalid(where +
-                         " is a CPU seat; a ranked match has only "
-                         "players (ask for a casual match)");
+          return GrpcInvalidField(where +
+                                  " is a CPU seat; a ranked match has only "
+                                  "players (ask for a casual match)");
         }
         record.kind = SeatRecord::Kind::kCpu;
         record.cpu_level =
             seat.cpu_level() == 0 ? engine::kDefaultCpuLevel : seat.cpu_level();
         if (record.cpu_level < engine::kMinCpuLevel ||
             record.cpu_level > engine::kMaxCpuLevel) {
-          return Invalid(where + ".cpu_level must be 1 to 4, got " +
-                         std::to_string(seat.cpu_level()));
+          return GrpcInvalidField(where + ".cpu_level must be 1 to 4, got " +
+                                  std::to_string(seat.cpu_level()));
         }
         break;
       case v1::Seat::OPEN:
         record.kind = SeatRecord::Kind::kOpen;
         break;
       default:
-        return Invalid(where + ".kind must be PLAYER, CPU or OPEN");
+        return GrpcInvalidField(where + ".kind must be PLAYER, CPU or OPEN");
     }
     match.seats.push_back(std::move(record));
   }
   if (!caller_seated) {
-    return Invalid("the caller must hold one of the seats");
+    return GrpcInvalidField("the caller must hold one of the seats");
   }
   if (request->first_seat() < 0 || request->first_seat() >= seats) {
-    return Invalid("first_seat must be 0.." + std::to_string(seats - 1));
+    return GrpcInvalidField("first_seat must be 0.." +
+                            std::to_string(seats - 1));
   }
   match.first_seat = request->first_seat();
   if (!request->request_id().empty()) {
@@ -164,8 +167,8 @@ grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
     return s;
   }
   if (request->has_expected_ply() && request->expected_ply() < 0) {
-    return Invalid("expected_ply must be >= 0, got " +
-                   std::to_string(request->expected_ply()));
+    return GrpcInvalidField("expected_ply must be >= 0, got " +
+                            std::to_string(request->expected_ply()));
   }
   services::MoveRequest move;
   move.player_id = caller.id;
@@ -218,7 +221,8 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
       !s.ok()) {
     return s;
   }
-  if (request->invite_code().empty()) return Invalid("invite_code is empty");
+  if (request->invite_code().empty())
+    return GrpcInvalidField("invite_code is empty");
   std::optional<int> seat;
   if (request->has_seat()) seat = request->seat();
   MatchView view;
@@ -264,8 +268,8 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
   grpc::Status status = CallerAndMatch(*context, *request, Caller::kAnyone,
                                        request->name(), "name", &viewer, &id);
   if (status.ok() && request->after_ply() < 0) {
-    status = Invalid("after_ply must be >= 0, got " +
-                     std::to_string(request->after_ply()));
+    status = GrpcInvalidField("after_ply must be >= 0, got " +
+                              std::to_string(request->after_ply()));
   }
   if (status.ok()) {
     status = ToGrpc(matches_.Watch(id, viewer.id, request->after_ply(), sink));

@@ -57,9 +57,10 @@ grpc::Status MatchmakingServiceImpl::GetQueueStats(
   }
   const std::optional<std::string> game = GameName(request->game());
   if (request->game() != v1::GAME_UNSPECIFIED && !game.has_value()) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
-                 "game must be GAME_UNSPECIFIED (every game), KALAH, OWARE, "
-                 "CONGKAK or MANCALA_BASIC");
+    return GrpcError(
+        grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT",
+        "game must be GAME_UNSPECIFIED (every game), KALAH, OWARE, "
+        "CONGKAK or MANCALA_BASIC");
   }
   QueueStatsView stats;
   if (grpc::Status s = ToGrpc(matchmaker_.Stats(game, &stats)); !s.ok()) {

@@ -11,11 +11,11 @@ grpc::Status ReadMovePage(LiveMatches& matches, const MovePageRequest& request,
                           google::protobuf::RepeatedPtrField<v1::Move>* moves,
                           std::string* next_page_token) {
   if (request.after_ply < 0) {
-    return Invalid("after_ply must be >= 0, got " +
-                   std::to_string(request.after_ply));
+    return GrpcInvalidField("after_ply must be >= 0, got " +
+                            std::to_string(request.after_ply));
   }
   if (request.after_ply != 0 && !request.page_token.empty()) {
-    return Invalid("after_ply must be 0 with a page_token");
+    return GrpcInvalidField("after_ply must be 0 with a page_token");
   }
   int limit = 0;
   if (grpc::Status s = PageSize(request.page_size, 100, 1000, &limit);
@@ -31,7 +31,8 @@ grpc::Status ReadMovePage(LiveMatches& matches, const MovePageRequest& request,
         !s.ok()) {
       return s;
     }
-    if (!TokenInt(f[0], &from_ply) || from_ply < 1) return InvalidPageToken();
+    if (!TokenInt(f[0], &from_ply) || from_ply < 1)
+      return GrpcInvalidPageToken();
   }
   std::vector<MoveView> views;
   bool finished = false;

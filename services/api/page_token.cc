@@ -114,7 +114,7 @@ grpc::Status ReadPageToken(const std::string& token, const std::string& kind,
                            std::vector<std::string>* fields) {
   std::optional<std::vector<std::string>> read =
       DecodePageToken(token, kind, scope);
-  if (!read.has_value() || read->size() != count) return InvalidPageToken();
+  if (!read.has_value() || read->size() != count) return GrpcInvalidPageToken();
   *fields = std::move(*read);
   return grpc::Status::OK;
 }
@@ -133,13 +133,13 @@ grpc::Status ReadCursorToken(const std::string& token, const std::string& kind,
   if (grpc::Status s = ReadPageToken(token, kind, scope, 2, &fields); !s.ok()) {
     return s;
   }
-  if (!TokenInt(fields[0], at)) return InvalidPageToken();
+  if (!TokenInt(fields[0], at)) return GrpcInvalidPageToken();
   *id = fields[1];
   return grpc::Status::OK;
 }
 
 grpc::Status PageSize(int requested, int fallback, int max, int* size) {
-  if (requested < 0) return Invalid("page_size must be >= 0");
+  if (requested < 0) return GrpcInvalidField("page_size must be >= 0");
   *size = requested == 0 ? fallback : std::min(requested, max);
   return grpc::Status::OK;
 }

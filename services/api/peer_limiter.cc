@@ -38,10 +38,10 @@ grpc::Status PeerLimiter::Allow(const std::string& peer) {
   const int64_t wait_ms =
       per_ms_ > 0 ? static_cast<int64_t>(std::ceil((1 - b.tokens) / per_ms_))
                   : -1;
-  return Error(grpc::StatusCode::RESOURCE_EXHAUSTED, "RATE_LIMITED",
-               "too many players or matches created from your address; "
-               "try again later",
-               {{"retry_after_ms", std::to_string(wait_ms)}});
+  return GrpcError(grpc::StatusCode::RESOURCE_EXHAUSTED, "RATE_LIMITED",
+                   "too many players or matches created from your address; "
+                   "try again later",
+                   {{"retry_after_ms", std::to_string(wait_ms)}});
 }
 
 }  // namespace mancala::services

@@ -21,12 +21,12 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   // keep a visible character.
   const std::string name = Trim(request->display_name());
   if (name.empty() && !request->display_name().empty()) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
-                 "display_name must not be only white space");
+    return GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
+                     "display_name must not be only white space");
   }
   if (HasControlCharacter(name)) {
-    return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
-                 "display_name must not contain control characters");
+    return GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_DISPLAY_NAME",
+                     "display_name must not contain control characters");
   }
   storage::PlayerRecord player;
   player.id = NewId();
@@ -36,7 +36,7 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   player.token_hash = HashToken(token);
   player.created_at_ms = clock_.NowMs();
   if (absl::Status s = store_.CreatePlayer(player); !s.ok()) {
-    return FromStorage(s);
+    return GrpcStorageFailure(s);
   }
   ToProto(player, response->mutable_player());
   response->set_token(token);
@@ -63,10 +63,10 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
   }
   auto player = store_.GetPlayer(id);
   if (absl::IsNotFound(player.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                 "no player named " + Quote(request->name()));
+    return GrpcError(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                     "no player named " + Quote(request->name()));
   }
-  if (!player.ok()) return FromStorage(player.status());
+  if (!player.ok()) return GrpcStorageFailure(player.status());
   ToProto(*player, response);
   return grpc::Status::OK;
 }

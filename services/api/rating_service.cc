@@ -18,10 +18,10 @@ namespace {
 grpc::Status KnownPlayer(storage::Store& store, const std::string& id) {
   auto known = store.GetPlayer(id);
   if (absl::IsNotFound(known.status())) {
-    return Error(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
-                 "no player named " + Quote(PlayerName(id)));
+    return GrpcError(grpc::StatusCode::NOT_FOUND, "PLAYER_NOT_FOUND",
+                     "no player named " + Quote(PlayerName(id)));
   }
-  return known.ok() ? grpc::Status::OK : FromStorage(known.status());
+  return known.ok() ? grpc::Status::OK : GrpcStorageFailure(known.status());
 }
 
 }  // namespace
@@ -42,7 +42,7 @@ grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* context,
   }
   if (grpc::Status s = KnownPlayer(store_, player); !s.ok()) return s;
   auto found = store_.GetRatings(game, {player});
-  if (!found.ok()) return FromStorage(found.status());
+  if (!found.ok()) return GrpcStorageFailure(found.status());
   storage::RatingRecord r;
   if (found->empty()) {
     r.player_id = player;
@@ -67,7 +67,8 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
   }
   std::optional<std::string> game = GameName(request->game());
   if (!game.has_value()) {
-    return Invalid("game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
+    return GrpcInvalidField(
+        "game must be KALAH, OWARE, CONGKAK or MANCALA_BASIC");
   }
   int size = 0;
   if (grpc::Status s = PageSize(request->page_size(), 50, 500, &size);
@@ -87,14 +88,14 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
     try {
       after = std::make_pair(std::stod(f[0]), f[1]);
     } catch (const std::exception&) {
-      return InvalidPageToken();
+      return GrpcInvalidPageToken();
     }
   }
   const double max_rd = request->include_provisional()
                             ? std::numeric_limits<double>::infinity()
                             : ratings::kProvisionalRd;
   auto rows = store_.ListLeaderboard(*game, max_rd, after, size + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return GrpcStorageFailure(rows.status());
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::RatingRecord& r : *rows) {
@@ -141,7 +142,7 @@ grpc::Status RatingServiceImpl::GetRatingHistory(
     after = cursor;
   }
   auto rows = store_.ListRatingChanges(player, game, after, size + 1);
-  if (!rows.ok()) return FromStorage(rows.status());
+  if (!rows.ok()) return GrpcStorageFailure(rows.status());
   const bool more = static_cast<int>(rows->size()) > size;
   if (more) rows->resize(size);
   for (const storage::RatingChange& c : *rows) {

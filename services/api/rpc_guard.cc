@@ -15,9 +15,10 @@ grpc::Status InternalError(const char* rpc, const char* what) {
     spdlog::error("BUG: {} threw: {} ({} similar lines left out)", rpc, what,
                   left_out);
   }
-  return Error(grpc::StatusCode::INTERNAL, "INTERNAL",
-               "internal error in " + std::string(rpc) +
-                   "; it was logged, and the request may not have completed");
+  return GrpcError(
+      grpc::StatusCode::INTERNAL, "INTERNAL",
+      "internal error in " + std::string(rpc) +
+          "; it was logged, and the request may not have completed");
 }
 
 }  // namespace mancala::services

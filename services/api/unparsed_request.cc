@@ -18,9 +18,9 @@ class UnparsedRequestInterceptor final
       if (s.error_code() == grpc::StatusCode::INTERNAL &&
           s.error_message().empty() && s.error_details().empty()) {
         methods->ModifySendStatus(
-            Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_UTF8",
-                  "the request does not parse: a string field is not valid "
-                  "UTF-8 (or the bytes are not this method's request)"));
+            GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_UTF8",
+                      "the request does not parse: a string field is not valid "
+                      "UTF-8 (or the bytes are not this method's request)"));
       }
     }
     methods->Proceed();

@@ -2,6 +2,9 @@
 
 #include "services/match/cached_match.h"
 
+#include "services/model/domain_error.h"
+#include "services/model/names.h"
+
 namespace mancala::services {
 
 using storage::MatchStatus;
@@ -11,8 +14,22 @@ CachedMatch::CachedMatch(storage::MatchRecord r, engine::State s,
                          int64_t grace_ms)
     : record(std::move(r)),
       state(std::move(s)),
+      moved_self(record.seats.size(), false),
       clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
             grace_ms) {}
+
+absl::Status CachedMatch::ApplyStored(const storage::MoveRow& row) {
+  auto err = row.pit < 0 ? state.Resign(row.seat) : state.Apply(row.pit);
+  if (err.has_value()) {
+    return DomainError(
+        absl::StatusCode::kDataLoss, "REPLAY_FAILED",
+        "stored move at ply " + std::to_string(row.ply) + " of " +
+            MatchName(row.match_id) +
+            " does not replay: " + std::string(engine::MoveErrorMessage(*err)));
+  }
+  if (!row.by_cpu) moved_self[row.seat] = true;
+  return absl::OkStatus();
+}
 
 bool CachedMatch::ended() const {
   return record.status == MatchStatus::kFinished ||

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "engine/state.h"
 #include "services/base/mutex.h"
 #include "services/base/strand_pool.h"
@@ -25,7 +26,11 @@ struct CachedMatch {
   Mutex mu;
   storage::MatchRecord record ABSL_GUARDED_BY(mu);
   engine::State state ABSL_GUARDED_BY(mu);
-  std::vector<std::string> display_names ABSL_GUARDED_BY(mu);  // Per seat.
+  // Per seat: whether its player made (or resigned) at least one of the
+  // moves up to record.ply, not the CPU for them. A rated end needs it
+  // (docs/ratings.md "What is rated"); kept here as each move is applied,
+  // so the end does not read the moves back.
+  std::vector<bool> moved_self ABSL_GUARDED_BY(mu);
   // Deadlines, presence, CPU take-over (turn_clock.h).
   TurnClock clock ABSL_GUARDED_BY(mu);
   std::vector<std::shared_ptr<WatchSink>> watchers ABSL_GUARDED_BY(mu);
@@ -38,6 +43,11 @@ struct CachedMatch {
   std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
 
   CachedMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms);
+  // Moves the state (and moved_self) on by the stored move `row`, the
+  // state's next ply; DATA_LOSS (REPLAY_FAILED) if the engine refuses it.
+  // The record's ply and the turn clock are the caller's.
+  absl::Status ApplyStored(const storage::MoveRow& row)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   // Finished, cancelled or aborted: no move will follow.
   bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   // Whether `player_id` (empty: nobody) plays `seat`.

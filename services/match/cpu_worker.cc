@@ -10,13 +10,10 @@
 namespace mancala::services {
 
 CpuWorker::CpuWorker(LiveMatches& matches, int threads,
-                     std::array<int, 4> budget_ms,
-                     std::function<std::string(const CpuTurn&)> client_of,
-                     Metrics* metrics,
+                     std::array<int, 4> budget_ms, Metrics* metrics,
                      std::function<bool(const CpuTurn&)> claim)
     : matches_(matches),
       budget_ms_(budget_ms),
-      client_of_(std::move(client_of)),
       metrics_(metrics),
       claim_(std::move(claim)) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
@@ -38,7 +35,7 @@ void CpuWorker::Stop() {
 }
 
 void CpuWorker::Enqueue(CpuTurn turn) {
-  std::string client = client_of_ ? client_of_(turn) : "";
+  std::string client = turn.creator_id;
   {
     MutexLock lock(&mu_);
     if (stopping_) return;

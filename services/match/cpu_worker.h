@@ -6,9 +6,9 @@
 // moved on meanwhile. Each turn is computed with a seed derived from the
 // match id and ply, so a replayed server makes the same choices.
 //
-// Fairness: turns wait in one queue per client (the match's creator, from
-// `client_of`), and the workers take the clients in turn (round robin), so
-// one client's many CPU matches delay another client's CPU move by at most
+// Fairness: turns wait in one queue per client (the match's creator,
+// CpuTurn::creator_id), and the workers take the clients in turn (round robin),
+// so one client's many CPU matches delay another client's CPU move by at most
 // one search per worker thread, however many they queue.
 // Clusters (several nodes on PostgreSQL, cluster_node.h): before searching,
 // the worker claims the turn in the store (`claim`); a turn another live
@@ -38,12 +38,10 @@ namespace mancala::services {
 class CpuWorker {
  public:
   // Starts `threads` workers that play turns on `matches`; a move at level
-  // L may think for at most budget_ms[L - 1] milliseconds. `client_of`
-  // names the client a turn is played for (queues are per client). Each
-  // search is reported to `metrics` (may be null). `claim` (empty: none,
-  // SQLite) tells whether this node may play a turn.
+  // L may think for at most budget_ms[L - 1] milliseconds. Each search is
+  // reported to `metrics` (may be null). `claim` (empty: none, SQLite) tells
+  // whether this node may play a turn.
   CpuWorker(LiveMatches& matches, int threads, std::array<int, 4> budget_ms,
-            std::function<std::string(const CpuTurn&)> client_of,
             Metrics* metrics = nullptr,
             std::function<bool(const CpuTurn&)> claim = nullptr);
   // Stop()s.
@@ -65,7 +63,6 @@ class CpuWorker {
 
   LiveMatches& matches_;
   const std::array<int, 4> budget_ms_;
-  const std::function<std::string(const CpuTurn&)> client_of_;
   Metrics* const metrics_;
   const std::function<bool(const CpuTurn&)> claim_;
   Mutex mu_;

@@ -93,12 +93,9 @@ absl::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
     if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
       if (row.ply > record->ply) break;
-      if (absl::Status s = ApplyStored(live->state, row); !s.ok()) return s;
+      if (absl::Status s = live->ApplyStored(row); !s.ok()) return s;
     }
     if (static_cast<int>(rows->size()) < kPage) break;
-  }
-  for (const SeatRecord& seat : record->seats) {
-    live->display_names.push_back(DisplayName(seat));
   }
   if (live->record.status == MatchStatus::kInProgress) {
     live->clock.StartMatch(clock_.NowMs());

@@ -38,6 +38,12 @@
 // builds the mancala.v1 messages; what the domain needs of the wire format
 // it reaches through the interfaces it is given (stored_encodings.h,
 // watch_sink.h).
+// Errors: each method lists its codes and ErrorInfo reasons. Besides them,
+// any method that reads or writes the store may answer UNAVAILABLE
+// (STORAGE) when the store fails, DATA_LOSS (BAD_STORED_DATA, or
+// REPLAY_FAILED for stored moves the engine refuses) when what is stored
+// cannot be read, and NOT_FOUND (MATCH_NOT_FOUND) for an unknown match id;
+// domain_error.h builds them all.
 // Thread-safety: all methods may be called from any thread; one mutex per
 // match, never held while waiting on anything but the store and the
 // ratings lock. The lock order is written at ratings_mu_ below.
@@ -107,6 +113,9 @@ struct CpuTurn {
   engine::State state;  // A copy to search on, off the match lock.
   int level = 0;
   CpuReason reason = CpuReason::kNone;
+  // The match's creator (a player id): the CPU worker queues turns per
+  // creator (cpu_worker.h), without reading the match again.
+  std::string creator_id;
   // Set when the search is no longer wanted (the player came back, the
   // match moved on or ended).
   std::shared_ptr<std::atomic<bool>> stop;
@@ -157,19 +166,46 @@ class LiveMatches {
   // RESOURCE_EXHAUSTED (TOO_MANY_WAITING_MATCHES) for a match with OPEN
   // seats past max_waiting_per_player.
   absl::Status Create(const NewMatch& request, MatchView* out);
-  // `viewer_id` (may be empty) is touched as present if seated.
+  // The match now; `viewer_id` (may be empty) is touched as present if
+  // seated. No errors of its own.
   absl::Status Get(const std::string& id, const std::string& viewer_id,
                    MatchView* out);
+  // Seats `player_id` in `seat` (nullopt: the first OPEN one) of the
+  // WAITING match with `invite_code`; the match starts once no seat is
+  // OPEN. INVALID_ARGUMENT (INVALID_INVITE_CODE) for a malformed code, or
+  // (INVALID_ARGUMENT) for a seat out of range; NOT_FOUND
+  // (INVITE_NOT_FOUND) for a code no match has; FAILED_PRECONDITION
+  // (MATCH_FULL) once no seat is open, (ALREADY_SEATED) for a second seat
+  // in a ranked match, (SEAT_TAKEN) for a seat that is not OPEN.
   absl::Status Join(const std::string& invite_code, std::optional<int> seat,
                     const std::string& player_id, MatchView* out);
+  // Cancels a WAITING match (reason "creator"); a cancelled one again is
+  // answered unchanged. PERMISSION_DENIED (NOT_CREATOR) for anyone but its
+  // creator; FAILED_PRECONDITION (MATCH_STARTED) once it started or ended.
   absl::Status Cancel(const std::string& id, const std::string& player_id,
                       MatchView* out);
+  // The rematch of a finished or aborted match (made at the first ask,
+  // the same one after). PERMISSION_DENIED (NOT_A_SEAT) for a non-player;
+  // FAILED_PRECONDITION (MATCH_NOT_OVER) before its end; INVALID_ARGUMENT
+  // (INVALID_OPTION) if its shape is no longer allowed (match_shape.h).
   absl::Status Rematch(const std::string& id, const std::string& player_id,
                        MatchView* out);
+  // Plays `move` for its player (the one-way move path: checked, stored,
+  // then applied). PERMISSION_DENIED (NOT_A_SEAT) for a non-player;
+  // INVALID_ARGUMENT (REQUEST_ID_REUSED) for a request id used for another
+  // pit, (PIT_OUT_OF_RANGE); FAILED_PRECONDITION (MATCH_NOT_STARTED,
+  // MATCH_OVER) unless in progress, (NOT_YOUR_TURN) with the seat to move
+  // as metadata "to_move", (PIT_EMPTY, PIT_NOT_LEGAL); ABORTED (STALE_PLY)
+  // with the current "ply" when expected_ply is not it, or when another
+  // node took the ply (answered again on the fresh match first).
   absl::Status Play(const std::string& id, const MoveRequest& move,
                     MoveReply* out);
-  // The computer's pit for `turn`; ABORTED if the turn is no longer due.
+  // The computer's pit for `turn`. ABORTED (STALE_PLY) if the turn is no
+  // longer due (the match moved on, the player came back).
   absl::Status PlayCpu(const CpuTurn& turn, int pit);
+  // Resigns `player_id`'s first active seat. PERMISSION_DENIED
+  // (NOT_A_SEAT) for a non-player; FAILED_PRECONDITION (MATCH_NOT_STARTED,
+  // MATCH_OVER) unless in progress, (NOT_ACTIVE) if their seats are out.
   absl::Status Resign(const std::string& id, const std::string& player_id,
                       MatchView* out);
   // Stored moves from `from_ply` (1-based), at most `limit`; `finished`
@@ -189,17 +225,17 @@ class LiveMatches {
                      int64_t after_ply, std::shared_ptr<WatchSink> sink);
   // Unregisters a watcher (its stream ended).
   void Unwatch(const std::string& id, const std::shared_ptr<WatchSink>& sink);
-  // Watchers registered on match `id` (0 if unknown).
-  int WatcherCount(const std::string& id);
 
   // Admin: marks a finished rated match void and recomputes its game's
   // ratings from the stored history without it, with an audit entry.
-  // FAILED_PRECONDITION if the match was not rated or is void already.
+  // FAILED_PRECONDITION (NOT_RATED) if the match was not rated,
+  // (ALREADY_VOID) if it is void already.
   absl::Status VoidMatch(const std::string& id, const std::string& reason,
                          const std::string& actor, MatchView* out,
                          int* recomputed);
   // Admin: replays the stored moves through the engine and compares the
-  // result with the stored one.
+  // result with the stored one; what does not replay is in the report,
+  // not an error.
   absl::Status Verify(const std::string& id, VerifyReport* out);
 
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
@@ -221,6 +257,10 @@ class LiveMatches {
   // found through an index ordered by expiry (waiting_expiry.h).
   void Tick();
 
+  // For tests (through Server::WatcherCount).
+  // Watchers registered on match `id` (0 if unknown).
+  int WatcherCount(const std::string& id);
+
  private:
   // One match in memory (cached_match.h).
   using Live = CachedMatch;
@@ -237,12 +277,6 @@ class LiveMatches {
   // (seats, status, result). OK at once when nothing changed. The one
   // catch-up path (match_catch_up.cc).
   absl::Status CatchUp(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  // Applies one stored move to `state`; DATA_LOSS (REPLAY_FAILED) if the
-  // engine refuses it.
-  static absl::Status ApplyStored(engine::State& state,
-                                  const storage::MoveRow& row);
-  // A seat's display name: the player's, "CPU (level N)" or "(open)".
-  std::string DisplayName(const storage::SeatRecord& seat);
   // Tells the other nodes (if any) that `live` changed in the store.
   void Publish(const Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // A notice from the listener: match `id` reached `ply` somewhere.
@@ -273,7 +307,9 @@ class LiveMatches {
                              const std::string& request_id, MoveReply* reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) ABSL_LOCKS_EXCLUDED(ratings_mu_);
   // ApplyAndStore() once the move is checked and the match's end, if any,
-  // rated: stores the move, moves the live match on and tells the watchers.
+  // rated: builds the reply from `next`, stores the move and only then
+  // moves the live match on and tells the watchers; a refusal leaves the
+  // live match as it was (ABORTED: the caller catches up). Reads nothing.
   // `*ratings_moved` (if given) is set when the store refused a rated end
   // because a player's rating changed since it was read (check_before).
   absl::Status Commit(Live& live, engine::State next, storage::MoveRow row,
@@ -292,7 +328,22 @@ class LiveMatches {
   // The CPU turn due now, if any (and not already queued).
   std::optional<CpuTurn> DueCpuTurn(Live& live)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Where a match's play stands: the live match's own (Progress(live)),
+  // or what a move being stored leaves, so its reply is built before the
+  // live match moves on (Commit: a refused move changes nothing).
+  struct Progress {
+    const engine::State& state;
+    RecordStamp stamp;
+    int64_t deadline_ms;  // 0: none.
+  };
+  static Progress ProgressOf(const Live& live)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   void Snapshot(const Live& live, MatchView* out) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) {
+    Snapshot(live, ProgressOf(live), out);
+  }
+  // `live` (its seats, names, presence) at `at`.
+  void Snapshot(const Live& live, const Progress& at, MatchView* out) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // For a rated match that ends with `last_move`: marks it aborted, or
   // fills the rating changes into `update`.

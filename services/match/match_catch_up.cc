@@ -35,29 +35,6 @@ bool SameSeats(const std::vector<SeatRecord>& a,
 
 }  // namespace
 
-absl::Status LiveMatches::ApplyStored(engine::State& state,
-                                      const storage::MoveRow& row) {
-  auto err = row.pit < 0 ? state.Resign(row.seat) : state.Apply(row.pit);
-  if (!err.has_value()) return absl::OkStatus();
-  return DomainError(absl::StatusCode::kDataLoss, "REPLAY_FAILED",
-                     "stored move at ply " + std::to_string(row.ply) + " of " +
-                         MatchName(row.match_id) + " does not replay: " +
-                         std::string(engine::MoveErrorMessage(*err)));
-}
-
-std::string LiveMatches::DisplayName(const SeatRecord& seat) {
-  switch (seat.kind) {
-    case SeatRecord::Kind::kCpu:
-      return "CPU (level " + std::to_string(seat.cpu_level) + ")";
-    case SeatRecord::Kind::kOpen:
-      return "(open)";
-    case SeatRecord::Kind::kPlayer:
-      break;
-  }
-  auto player = store_.GetPlayer(seat.player_id);
-  return player.ok() ? player->display_name : "";
-}
-
 absl::Status LiveMatches::CatchUp(Live& live) {
   auto stored = store_.GetMatch(live.record.id);
   if (!stored.ok()) return StorageFailure(stored.status());
@@ -70,12 +47,6 @@ absl::Status LiveMatches::CatchUp(Live& live) {
   }
   const bool started = rec.status == MatchStatus::kWaiting &&
                        stored->status != MatchStatus::kWaiting;
-  for (size_t i = 0; i < stored->seats.size(); ++i) {
-    if (i >= rec.seats.size() ||
-        !SameSeats({stored->seats[i]}, {rec.seats[i]})) {
-      live.display_names[i] = DisplayName(stored->seats[i]);
-    }
-  }
   if (started) live.clock.StartMatch(clock_.NowMs());
   // The moves after the cached ply, up to the ply of the match read above,
   // applied and told in order. Moves another node appends meanwhile are
@@ -89,7 +60,7 @@ absl::Status LiveMatches::CatchUp(Live& live) {
     if (rows->empty() || rows->front().ply != rec.ply + 1) break;  // A gap.
     for (const storage::MoveRow& row : *rows) {
       if (row.ply != rec.ply + 1 || row.ply > stored->ply) break;
-      if (absl::Status s = ApplyStored(live.state, row); !s.ok()) return s;
+      if (absl::Status s = live.ApplyStored(row); !s.ok()) return s;
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
       if (live.audience) {
@@ -150,8 +121,8 @@ void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
     live = it->second;
   }
   MutexLock lock(&live->mu);
-  // A notice at the cached ply is a join or a cancel, news only to
-  // watchers; this node's own moves come back too, and are no news.
+  // A notice at the cached ply is another node's join or cancel, news only
+  // to watchers (this node's own notices are not delivered: move_notices.h).
   if (live->record.ply < ply || (live->record.ply == ply && live->audience)) {
     static_cast<void>(CatchUp(*live));  // A hint: a failed read waits.
   }

@@ -27,7 +27,8 @@ std::optional<CpuTurn> LiveMatches::DueCpuTurn(Live& live) {
   return CpuTurn{
       live.record.id, live.record.ply,
       live.state,     cpu_seat ? s.cpu_level : options_.standin_level,
-      reason,         std::move(stop)};
+      reason,         live.record.created_by,
+      std::move(stop)};
 }
 
 void LiveMatches::Announce(std::optional<CpuTurn> turn) {

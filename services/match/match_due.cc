@@ -70,6 +70,7 @@ void LiveMatches::PlayDue(const storage::DueTurn& due) {
                    seat.kind == SeatRecord::Kind::kCpu ? seat.cpu_level
                                                        : options_.standin_level,
                    reason,
+                   live->record.created_by,
                    live->clock.QueueCpuTurn(due.ply)};
   }
   Announce(std::move(turn));

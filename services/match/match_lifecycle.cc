@@ -85,7 +85,8 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
     auto player = store_.GetPlayer(player_id);
     if (!player.ok()) return StorageFailure(player.status());
     storage::MatchRecord next = rec;
-    next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0};
+    next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0,
+                        player->display_name};
     next.updated_at_ms = clock_.NowMs();
     bool still_open = false;
     for (const SeatRecord& s : next.seats) {
@@ -100,7 +101,6 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
     }
     rec = std::move(next);
     Publish(*live);
-    live->display_names[take] = player->display_name;
     if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
     Snapshot(*live, out);

@@ -85,7 +85,7 @@ absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
     if (!live->HoldsSeat(move.player_id, seat)) {
       return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
                          "it is seat " + std::to_string(seat) + "'s turn (" +
-                             live->display_names[seat] + ")",
+                             DisplayName(live->record.seats[seat]) + ")",
                          {{"to_move", std::to_string(seat)}});
     }
     if (absl::Status s = ApplyAndStore(*live, seat, move.pit, CpuReason::kNone,
@@ -121,6 +121,11 @@ absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
     if (absl::Status s =
             ApplyAndStore(*live, seat, pit, turn.reason, "", nullptr);
         !s.ok()) {
+      // Another node took the ply: the cache catches up, so the next
+      // request starts from the stored match.
+      if (absl::IsAborted(s) && notices_) {
+        static_cast<void>(CatchUp(*live));  // A failed read waits.
+      }
       return s;
     }
     next = DueCpuTurn(*live);
@@ -222,40 +227,19 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
                                  storage::MoveRow row,
                                  const storage::MatchUpdate& update,
                                  MoveReply* reply, bool* ratings_moved) {
+  // The reply is part of the stored row (idempotent requests), so it is
+  // built first, from the state the move leaves; the live match moves on
+  // only once the store took the move, so a refused move changes nothing.
+  const bool over = next.is_over();
+  const Progress after{
+      next,
+      {update.status, row.ply, row.played_at_ms, update.ended_at_ms},
+      live.clock.DeadlineOfTurn(row.played_at_ms, over)};
   MoveReply answer;
-  // The reply is part of the record (idempotent requests), so the live
-  // match moves forward first and steps back if the store refuses. Only
-  // what a move changes is kept for that, not a copy of the whole match.
-  storage::MatchRecord& rec = live.record;
-  struct {
-    int64_t ply, updated_at_ms, ended_at_ms;
-    MatchStatus status;
-    std::string result;
-  } saved{rec.ply, rec.updated_at_ms, rec.ended_at_ms, rec.status, rec.result};
-  const TurnClock saved_clock = live.clock;
-  std::swap(live.state, next);  // `next` keeps the state before the move.
-  live.record.ply = row.ply;
-  live.record.status = update.status;
-  live.record.updated_at_ms = row.played_at_ms;
-  live.record.ended_at_ms = update.ended_at_ms;
-  live.record.result = update.result;
-  live.clock.StartTurn(row.played_at_ms, live.state.is_over());
-  Snapshot(live, &answer.match);
+  Snapshot(live, after, &answer.match);
   answer.move = MoveOf(row);
-  // Runs under the caller's live.mu, like the rest of Commit (the
-  // annotation tells clang's lock analysis so).
-  const auto step_back = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) {
-    std::swap(live.state, next);
-    rec.ply = saved.ply;
-    rec.updated_at_ms = saved.updated_at_ms;
-    rec.ended_at_ms = saved.ended_at_ms;
-    rec.status = saved.status;
-    rec.result = std::move(saved.result);
-    live.clock = saved_clock;
-  };
   if (!row.request_id.empty()) {
     if (absl::Status s = encodings_.EncodeReply(answer, &row.reply); !s.ok()) {
-      step_back();
       return s;
     }
   }
@@ -263,14 +247,19 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
     if (ratings_moved != nullptr) {
       *ratings_moved = absl::IsFailedPrecondition(s);
     }
-    step_back();
-    // Another node took the ply: the cache catches up, so the caller's
-    // retry (RetryLostRace) or the next request sees the stored match.
-    if (absl::IsAborted(s) && notices_) {
-      if (absl::Status c = CatchUp(live); !c.ok()) return c;
-    }
+    // ABORTED: another node took the ply. The caller catches the cache up
+    // (RetryLostRace, PlayCpu), once.
     return StorageFailure(s);
   }
+  storage::MatchRecord& rec = live.record;
+  live.state = std::move(next);
+  rec.ply = row.ply;
+  rec.status = update.status;
+  rec.updated_at_ms = row.played_at_ms;
+  rec.ended_at_ms = update.ended_at_ms;
+  rec.result = update.result;
+  if (!row.by_cpu) live.moved_self[row.seat] = true;
+  live.clock.StartTurn(row.played_at_ms, over);
   Publish(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.

@@ -18,15 +18,10 @@ absl::Status LiveMatches::RateEnd(const Live& live,
   const size_t n = rec.seats.size();
   // A seat that never moved itself (only the CPU for it): the match is
   // aborted, not rated (docs/ratings.md "What is rated").
-  std::vector<bool> moved(n, false);
-  if (!last_move.by_cpu) moved[last_move.seat] = true;
-  auto rows = store_.ListMoves(rec.id, 1, static_cast<int>(rec.ply) + 1);
-  if (!rows.ok()) return StorageFailure(rows.status());
-  for (const storage::MoveRow& r : *rows) {
-    if (!r.by_cpu) moved[r.seat] = true;
-  }
-  for (bool m : moved) {
-    if (!m) {
+  for (size_t i = 0; i < n; ++i) {
+    const bool last =
+        !last_move.by_cpu && last_move.seat == static_cast<int>(i);
+    if (!live.moved_self[i] && !last) {
       update->status = MatchStatus::kAborted;
       return absl::OkStatus();
     }

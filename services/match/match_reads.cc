@@ -40,51 +40,35 @@ absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   return absl::OkStatus();
 }
 
-void LiveMatches::Snapshot(const Live& live, MatchView* out) const {
-  const engine::State& state = live.state;
+LiveMatches::Progress LiveMatches::ProgressOf(const Live& live) {
   const storage::MatchRecord& rec = live.record;
+  return Progress{live.state,
+                  {rec.status, rec.ply, rec.updated_at_ms, rec.ended_at_ms},
+                  live.clock.deadline_ms()};
+}
+
+void LiveMatches::Snapshot(const Live& live, const Progress& at,
+                           MatchView* out) const {
+  const engine::State& state = at.state;
+  FillFromRecord(live.record, at.stamp, out);
   const int64_t now = clock_.NowMs();
-  const bool playing = rec.status == MatchStatus::kInProgress;
-  *out = MatchView{};
-  out->id = rec.id;
-  out->game = rec.game;
-  out->options = rec.options;
-  out->rotate_first_player = rec.rotate_first_player;
-  for (size_t i = 0; i < rec.seats.size(); ++i) {
-    SeatView& seat = out->seats.emplace_back();
-    seat.seat = rec.seats[i];
+  for (size_t i = 0; i < out->seats.size(); ++i) {
+    SeatView& seat = out->seats[i];
     if (seat.seat.kind == SeatRecord::Kind::kPlayer) {
       seat.present = live.clock.Present(i, now);
       seat.cpu_standing_in = live.clock.StandingIn(i);
     }
-    seat.display_name = live.display_names[i];
   }
-  out->status = rec.status;
+  const bool playing = at.stamp.status == MatchStatus::kInProgress;
   out->board = state.board();
   out->to_move = playing ? state.to_move() : -1;
-  out->ply = rec.ply;
   if (playing) out->legal_pits = state.LegalMoves();
   // Ranks are shown as soon as any is given (a Mancala Basic finisher or
   // resigner while the others play on).
   bool ranked_any = false;
   for (int r : state.outcome().ranks) ranked_any |= r != 0;
   if (state.is_over() || ranked_any) out->result = ResultOf(state);
-  out->first_seat = rec.first_seat;
-  out->created_at_ms = rec.created_at_ms;
-  out->updated_at_ms = rec.updated_at_ms;
-  if (live.ended()) out->ended_at_ms = rec.ended_at_ms;
-  out->ranked = rec.ranked;
-  out->turn_limit_s = rec.turn_limit_s;
-  if (playing && live.clock.deadline_ms() > 0) {
-    out->turn_deadline_ms = live.clock.deadline_ms();
-  }
-  if (rec.status == MatchStatus::kWaiting) out->invite_code = rec.invite_code;
-  out->creator_id = rec.created_by;
-  out->rematch_id = rec.rematch_id;
-  out->voided = rec.voided;
-  if (rec.status == MatchStatus::kCancelled) {
-    out->cancel_reason = rec.cancel_reason;
-  }
+  if (playing && at.deadline_ms > 0) out->turn_deadline_ms = at.deadline_ms;
 }
 
 }  // namespace mancala::services

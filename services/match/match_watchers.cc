@@ -17,7 +17,7 @@ absl::Status LiveMatches::Watch(const std::string& id,
   LivePtr live;
   if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
-  if (closed_) return ShuttingDownError("watch again");
+  if (closed_) return ShuttingDown("watch again");
   if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
     return DomainError(
         absl::StatusCode::kResourceExhausted, "TOO_MANY_WATCHERS",
@@ -123,7 +123,7 @@ void LiveMatches::CloseWatchers() {
       sinks = live->watchers;
     }
     for (auto& sink : sinks) {
-      sink->Close(ShuttingDownError("watch again"));
+      sink->Close(ShuttingDown("watch again"));
     }
   }
 }

@@ -10,10 +10,10 @@ void TurnClock::StartMatch(int64_t now) {
   StartTurn(now, /*game_over=*/false);
 }
 
-void TurnClock::StartTurn(int64_t now, bool game_over) {
-  deadline_ms_ = !game_over && turn_limit_s_ > 0
-                     ? now + static_cast<int64_t>(turn_limit_s_) * 1000
-                     : 0;
+int64_t TurnClock::DeadlineOfTurn(int64_t now, bool game_over) const {
+  return !game_over && turn_limit_s_ > 0
+             ? now + static_cast<int64_t>(turn_limit_s_) * 1000
+             : 0;
 }
 
 bool TurnClock::Seen(int seat, int64_t now) {

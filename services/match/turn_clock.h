@@ -62,7 +62,11 @@ class TurnClock {
   // now, and the seat to move gets a full turn.
   void StartMatch(int64_t now);
   // Rule 1 after a move recorded at `now`; `game_over`: no further turn.
-  void StartTurn(int64_t now, bool game_over);
+  void StartTurn(int64_t now, bool game_over) {
+    deadline_ms_ = DeadlineOfTurn(now, game_over);
+  }
+  // Rule 2 for a turn that starts `now`: its deadline, 0 if none.
+  int64_t DeadlineOfTurn(int64_t now, bool game_over) const;
   // Rule 2: the running turn's deadline, 0 if none.
   int64_t deadline_ms() const { return deadline_ms_; }
 

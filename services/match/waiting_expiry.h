@@ -33,7 +33,8 @@ class WaitingExpiry {
   // Removes and returns the ids due at `now_ms` (expiry <= now), earliest
   // first. O(due * log size).
   std::vector<std::string> TakeDue(int64_t now_ms);
-  // Entries held (for tests).
+
+  // For tests: entries held.
   size_t size() const;
 
  private:

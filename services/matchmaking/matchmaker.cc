@@ -23,8 +23,8 @@ std::string QueueKey(const MatchShape& shape, bool ranked) {
 
 // The queue as GetQueueStats lists it (without its count): the queue_info
 // every node can read back (search_encodings.h).
-std::string QueueInfo(const SearchEncodings& encodings,
-                      const MatchShape& shape, bool ranked) {
+std::string QueueInfo(const SearchEncodings& encodings, const MatchShape& shape,
+                      bool ranked) {
   QueueView q;
   q.game = shape.game;
   q.options = shape.options;
@@ -88,7 +88,7 @@ absl::Status Matchmaker::Enqueue(const std::string& player_id,
     // Known here before the queue has it, so a claim by another thread
     // always finds the stream.
     MutexLock lock(&mu_);
-    if (closed_) return ShuttingDownError("search again");
+    if (closed_) return ShuttingDown("search again");
     if (local_.count(player_id) > 0) return AlreadySearching();
     Local& l = local_[player_id];
     l.search_id = entry.search_id;
@@ -225,7 +225,7 @@ void Matchmaker::CloseAll() {
       ends.push_back({player, l.search_id});
   }
   for (const auto& [player, search_id] : ends) {
-    End(player, search_id, ShuttingDownError("search again"));
+    End(player, search_id, ShuttingDown("search again"));
   }
 }
 

@@ -62,7 +62,7 @@ absl::Status StorageFailure(const absl::Status& status) {
                      absl::StrCat("storage failed: ", status.message()));
 }
 
-absl::Status ShuttingDownError(absl::string_view retry) {
+absl::Status ShuttingDown(absl::string_view retry) {
   return DomainError(absl::StatusCode::kUnavailable, "SHUTTING_DOWN",
                      absl::StrCat("server shutting down; ", retry));
 }

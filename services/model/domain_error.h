@@ -51,7 +51,7 @@ absl::Status StorageFailure(const absl::Status& status);
 // UNAVAILABLE (reason SHUTTING_DOWN) "server shutting down; <retry>": a
 // stream ended or refused because the server stops; the client may
 // reconnect to the next server and `retry`.
-absl::Status ShuttingDownError(absl::string_view retry);
+absl::Status ShuttingDown(absl::string_view retry);
 
 }  // namespace mancala::services
 

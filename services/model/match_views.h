@@ -59,6 +59,20 @@ struct SeatView {
   bool cpu_standing_in = false;
 };
 
+// What SeatView::display_name shows for `seat`: the player's name as the
+// store read it with the seat, "CPU (level N)" or "(open)".
+inline std::string DisplayName(const storage::SeatRecord& seat) {
+  switch (seat.kind) {
+    case storage::SeatRecord::Kind::kCpu:
+      return "CPU (level " + std::to_string(seat.cpu_level) + ")";
+    case storage::SeatRecord::Kind::kOpen:
+      return "(open)";
+    case storage::SeatRecord::Kind::kPlayer:
+      break;
+  }
+  return seat.display_name;
+}
+
 // A match (mancala.v1.Match). Times are Unix milliseconds.
 struct MatchView {
   std::string id;             // The match id (not its resource name).
@@ -67,7 +81,7 @@ struct MatchView {
   bool rotate_first_player = true;
   std::vector<SeatView> seats;
   storage::MatchStatus status = storage::MatchStatus::kWaiting;
-  engine::Board board;
+  std::optional<engine::Board> board;  // Unset for a listed match.
   int to_move = -1;  // The seat to move; -1 unless in progress.
   int64_t ply = 0;
   std::vector<int> legal_pits;       // Empty unless in progress.
@@ -84,7 +98,30 @@ struct MatchView {
   std::string rematch_id;  // Empty: no rematch yet.
   bool voided = false;
   std::string cancel_reason;  // Cancelled only: a kCancelled*.
+  // A listed match only (ListedMatch): the result as stored (stored_codec.h
+  // EncodeResult), for the edge to decode; `result` is then unset.
+  std::string stored_result;
 };
+
+// Where a match stands, as its stored record says or as a move being
+// stored will leave it (the record is written after the reply is built).
+struct RecordStamp {
+  storage::MatchStatus status = storage::MatchStatus::kWaiting;
+  int64_t ply = 0;
+  int64_t updated_at_ms = 0;
+  int64_t ended_at_ms = 0;
+};
+
+// The fields of `*out` a stored record gives, at `at`: all but the
+// position (board, seat to move, legal pits, result), the turn deadline
+// and the seats' presence. `*out` is reset first.
+void FillFromRecord(const storage::MatchRecord& rec, const RecordStamp& at,
+                    MatchView* out);
+
+// A match as listed (admin ListMatches): its stored record alone, nothing
+// replayed: no board (unset), seat to move (-1), legal pits, turn deadline
+// or presence (GetMatch has them); the result as stored.
+MatchView ListedMatch(const storage::MatchRecord& rec);
 
 // One recorded move or resignation (mancala.v1.Move). Its events stay in
 // their stored encoding (stored_codec.h) until the edge builds the Move,

@@ -168,11 +168,16 @@ void ToProto(const MatchView& m, v1::Match* out) {
     seat->set_display_name(s.display_name);
   }
   out->set_state(StateToProto(m.status));
-  ToProto(m.board, out->mutable_board());
+  if (m.board.has_value()) ToProto(*m.board, out->mutable_board());
   out->set_to_move(m.to_move);
   out->set_ply(m.ply);
   for (int p : m.legal_pits) out->add_legal_pits(p);
   if (m.result.has_value()) ToProto(*m.result, out->mutable_result());
+  // A listed match's result as stored; an unreadable one shows as far as
+  // it parses, as VerifyMatch shows it.
+  if (!m.stored_result.empty()) {
+    (void)out->mutable_result()->ParseFromString(m.stored_result);
+  }
   out->set_first_seat(m.first_seat);
   *out->mutable_create_time() =
       TimeUtil::MillisecondsToTimestamp(m.created_at_ms);

@@ -5,9 +5,9 @@
 
 namespace mancala::services {
 
-grpc::Status Error(grpc::StatusCode code, const std::string& reason,
-                   const std::string& message,
-                   const std::map<std::string, std::string>& metadata) {
+grpc::Status GrpcError(grpc::StatusCode code, const std::string& reason,
+                       const std::string& message,
+                       const std::map<std::string, std::string>& metadata) {
   google::rpc::ErrorInfo info;
   info.set_reason(reason);
   info.set_domain(kErrorDomain);
@@ -22,30 +22,26 @@ grpc::Status Error(grpc::StatusCode code, const std::string& reason,
 grpc::Status ToGrpc(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   ErrorDetail detail = DetailOf(status);
-  if (detail.reason.empty()) return FromStorage(status);
-  return Error(static_cast<grpc::StatusCode>(status.code()), detail.reason,
-               std::string(status.message()), detail.metadata);
+  if (detail.reason.empty()) return GrpcStorageFailure(status);
+  return GrpcError(static_cast<grpc::StatusCode>(status.code()), detail.reason,
+                   std::string(status.message()), detail.metadata);
 }
 
-grpc::Status Invalid(const std::string& message) {
+grpc::Status GrpcInvalidField(const std::string& message) {
   return ToGrpc(InvalidField(message));
 }
 
-grpc::Status InvalidPageToken() {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
-               "page_token does not belong to this listing");
+grpc::Status GrpcInvalidPageToken() {
+  return GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_PAGE_TOKEN",
+                   "page_token does not belong to this listing");
 }
 
-grpc::Status BadStoredData(const std::string& message) {
-  return ToGrpc(StoredDataLoss(message));
-}
-
-grpc::Status FromStorage(const absl::Status& status) {
+grpc::Status GrpcStorageFailure(const absl::Status& status) {
   return ToGrpc(StorageFailure(status));
 }
 
-grpc::Status ShuttingDown(const std::string& retry) {
-  return ToGrpc(ShuttingDownError(retry));
+grpc::Status GrpcShuttingDown(const std::string& retry) {
+  return ToGrpc(ShuttingDown(retry));
 }
 
 std::string ErrorReason(const grpc::Status& status) {

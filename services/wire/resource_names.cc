@@ -9,8 +9,8 @@
 namespace mancala::services {
 
 grpc::Status InvalidName(const std::string& rule, const std::string& name) {
-  return Error(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
-               rule + ", got " + Quote(name));
+  return GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_NAME",
+                   rule + ", got " + Quote(name));
 }
 namespace {
 

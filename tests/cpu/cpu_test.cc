@@ -502,8 +502,8 @@ TEST(CpuLevels, LevelFourFindsAForcedKalahWin) {
 // Kalah endgames whose result is already known (a store holds more than
 // half the 48 seeds): levels 3 and 4 play the one move that wins by the
 // most or loses by the least (checked here exhaustively). Level 2 and,
-// before issue 16, levels 3-4 (which stopped once the result was known)
-// took a move worth 6 to 16 seeds less.
+// before they counted margins, levels 3-4 (which stopped once the result was
+// known) took a move worth 6 to 16 seeds less.
 TEST(CpuLevels, LevelsThreeAndFourPlayForTheLargestMargin) {
   const Rules rules = RulesOf(AllConfigs()[0]);
   struct Case {
@@ -551,8 +551,8 @@ TEST(CpuLevels, LevelsThreeAndFourPlayForTheLargestMargin) {
 // seeds as level 2 in that turn. The node limit is far below the server's
 // budgets: level 4 searches some 6 million positions per move in its
 // 1000 ms, and level 3's 4 plies end its search after some 8000 (well
-// inside its 300 ms). Measured at those budgets (issue 16): level 2 stores
-// 79 seeds, level 3 83, level 4 84-85 (before issue 16: 76, 57 and 57).
+// inside its 300 ms). Measured at those budgets: level 2 stores
+// 79 seeds, level 3 83, level 4 84-85 (before margins counted: 76, 57 and 57).
 TEST(CpuLevels, CongkakFirstPlayerWinsDuringTheFirstTurn) {
   const Rules rules = RulesOf(AllConfigs()[4]);
   for (std::uint64_t seed = 0; seed < 3; ++seed) {

@@ -4,7 +4,7 @@
 //     70% against level k, a draw counting half;
 //   - Mancala Basic with 4 players: one level k+1 seat among three level k
 //     seats finishes first in at least 40% of the games;
-//   - Congkak (issue 16): games start with 2 random plies, each opening
+//   - Congkak: games start with 2 random plies, each opening
 //     played with A on both seats. From the seat that moves first after the
 //     opening, level k+1's mean final store margin is at least level k's
 //     (strictly greater for 3 vs 2 and 4 vs 3); from the other seat level

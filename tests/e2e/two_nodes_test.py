@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Issue 14 "Done when", steps 1 to 7 in order, with two real mancalad nodes
-A and B on one PostgreSQL database over loopback (tests/e2e/two_nodes.py):
+"""The two-node scenario, steps 1 to 7 in order, with two real mancalad
+nodes A and B on one PostgreSQL database over loopback (tests/e2e/two_nodes.py):
 
 1. a ranked match M created on A; player 1 watches on B, player 2 on A; ten
    moves alternate between A and B; both watchers see plies 1-10 exactly

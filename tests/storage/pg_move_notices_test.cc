@@ -1,7 +1,8 @@
 // PgMoveNotices (storage/pg_move_notices.h) on a real PostgreSQL: notices
 // published on one object reach a listener, batched to the latest ply per
-// match; foreign payloads on the channel are ignored; a listener whose
-// connection is killed reconnects by itself and asks for a resync.
+// match; a node does not hear its own notices; foreign payloads on the
+// channel are ignored; a listener whose connection is killed reconnects by
+// itself and asks for a resync.
 
 #include "storage/pg_move_notices.h"
 
@@ -87,6 +88,23 @@ TEST_F(PgMoveNoticesTest, PublishedPliesReachAnotherNodesListener) {
   std::lock_guard<std::mutex> lock(heard.mu);
   // Batched: never more notices than publications, usually far fewer.
   EXPECT_LE(heard.notices, 51);
+}
+
+TEST_F(PgMoveNoticesTest, ANodeDoesNotHearItsOwnNotices) {
+  Heard heard_a, heard_b;
+  auto a = Listener(heard_a);
+  auto b = Listener(heard_b);
+  ASSERT_TRUE(WaitFor(heard_a, [&] { return heard_a.resyncs == 1; }));
+  ASSERT_TRUE(WaitFor(heard_b, [&] { return heard_b.resyncs == 1; }));
+  a->Publish(Id("m1"), 4);
+  // B heard A's notice: it is committed, and delivered before anything
+  // published after it (PostgreSQL delivers notices in commit order).
+  ASSERT_TRUE(WaitFor(heard_b, [&] { return heard_b.latest[Id("m1")] == 4; }));
+  b->Publish(Id("m2"), 9);
+  ASSERT_TRUE(WaitFor(heard_a, [&] { return heard_a.latest[Id("m2")] == 9; }));
+  std::lock_guard<std::mutex> lock(heard_a.mu);
+  EXPECT_EQ(heard_a.notices, 1);  // B's only.
+  EXPECT_EQ(heard_a.latest.count(Id("m1")), 0u);
 }
 
 TEST_F(PgMoveNoticesTest, ForeignPayloadsOnTheChannelAreIgnored) {

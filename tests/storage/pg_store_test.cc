@@ -139,7 +139,7 @@ TEST(PgErrorsTest, StatusesByKind) {
 // Two nodes rate the same player at once, each having read the rating
 // before the other wrote. With check_before the second write is refused
 // (FAILED_PRECONDITION), recomputed from the stored rating and appended
-// again, so no update is lost (issue 14); without it the second write
+// again, so no update is lost; without it the second write
 // silently replaces the first.
 // The end of `match` for "p1": its rating goes from `read` (what this node
 // read; nullopt = never rated) to `after`.

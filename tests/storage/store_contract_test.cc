@@ -194,6 +194,36 @@ TEST_P(StoreContract, ListMatchesPagesNewestFirstByPlayer) {
   EXPECT_EQ((*everything)[2].id, "m4");
 }
 
+// Seats come with the match, in seat order, each player's with the name it
+// has now (one query per listed page, not one per match).
+TEST_P(StoreContract, MatchesAreReadWithTheirSeatsInOrderAndPlayersNames) {
+  auto store = Open();
+  ASSERT_TRUE(store->CreatePlayer({"p1", "Ada", false, "h1", 1}).ok());
+  ASSERT_TRUE(store->CreatePlayer({"p2", "Bo", false, "h2", 1}).ok());
+  MatchRecord m = SampleMatch();
+  m.seats = {{SeatRecord::Kind::kPlayer, "p2", 0},
+             {SeatRecord::Kind::kCpu, "", 3},
+             {SeatRecord::Kind::kOpen, "", 0},
+             {SeatRecord::Kind::kPlayer, "p1", 0}};
+  ASSERT_TRUE(store->CreateMatch(m).ok());
+  auto listed = store->ListMatches(MatchFilter{}, std::nullopt, 10);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->size(), 1u);
+  auto got = store->GetMatch("m1");
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (const MatchRecord& r : {listed->front(), *got}) {
+    ASSERT_EQ(r.seats.size(), 4u);
+    EXPECT_EQ(r.seats[0].player_id, "p2");
+    EXPECT_EQ(r.seats[0].display_name, "Bo");
+    EXPECT_EQ(r.seats[1].kind, SeatRecord::Kind::kCpu);
+    EXPECT_EQ(r.seats[1].cpu_level, 3);
+    EXPECT_EQ(r.seats[2].kind, SeatRecord::Kind::kOpen);
+    EXPECT_EQ(r.seats[2].display_name, "");
+    EXPECT_EQ(r.seats[3].player_id, "p1");
+    EXPECT_EQ(r.seats[3].display_name, "Ada");
+  }
+}
+
 TEST_P(StoreContract, NewerSchemaIsRefused) {
   Open();
   ASSERT_TRUE(db_->MarkNewerSchema().ok());

@@ -170,7 +170,7 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
     }
   }
   if (two_nodes) {
-    // Issue 14: two nodes against one on the same database, and each
+    // Two nodes against one on the same database, and each
     // against its own Health at the same concurrency (what the machine
     // gives a call that does no work).
     const std::string one = "postgres", two = kTwoNodesSuffix;

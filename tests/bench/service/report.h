@@ -1,6 +1,6 @@
 // The service benchmark's results and its one table: every phase's QPS,
 // latency, server CPU per call and threads (median of the runs), then each
-// ratio of issue 12 against its goal.
+// ratio against its goal (README "The service from outside").
 
 #ifndef MANCALA_TESTS_BENCH_SERVICE_REPORT_H_
 #define MANCALA_TESTS_BENCH_SERVICE_REPORT_H_

@@ -1,4 +1,4 @@
-// service_bench: the service measured from outside (issue 12).
+// service_bench: the service measured from outside.
 //
 // Starts a real `mancalad` on a temporary database on disk, then, at each
 // concurrency level, calls grpc.health.v1.Health/Check (the same-run
@@ -11,7 +11,7 @@
 // which is where CPU per call is compared. With --postgres URL the Health
 // and SubmitMove phases run again with mancalad on PostgreSQL, and with
 // --two-nodes once more on two mancalad nodes sharing that database, the
-// calls spread over both (issue 14): ratios against the one node and
+// calls spread over both: ratios against the one node and
 // against Health at the same concurrency. Each run starts fresh servers;
 // the table shows the median of --runs runs and every ratio of the issue
 // against its goal. --smoke runs a few seconds (CI); no thresholds.
@@ -126,7 +126,7 @@ void MeasureLevel(const Config& cfg, int n,
 
 // Two mancalad nodes on one PostgreSQL database, sessions alternating
 // between them (session i on node i % 2). Until moves of one match through
-// two nodes are coherent (issue 14's cache), a match stays on the node that
+// two nodes are coherent (the cache catch-up), a match stays on the node that
 // made it, as MeasureLevel keeps it.
 void TwoNodePhases(const Config& cfg, RunResult* out) {
   std::vector<std::string> args = ServerArgs(cfg);
@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
   cfg.db_dir = std::filesystem::temp_directory_path().string();
   std::error_code ec;
   if (std::filesystem::is_directory("/dev/shm", ec)) cfg.tmpfs_dir = "/dev/shm";
-  CLI::App app{"service_bench: mancalad measured from outside (issue 12)"};
+  CLI::App app{"service_bench: mancalad measured from outside"};
   app.add_option("--mancalad", cfg.mancalad, "the mancalad binary")
       ->required()
       ->check(CLI::ExistingFile);

@@ -3,6 +3,7 @@
 // 3- and 4-player Mancala Basic with ties and a resignation, voiding and
 // recomputing, and the admin queries with their paging.
 
+#include <google/protobuf/util/message_differencer.h>
 #include <google/protobuf/util/time_util.h>
 
 #include <cstdio>
@@ -404,6 +405,38 @@ TEST_F(RatingsTest, PagingThroughMatchesWhileNewOnesArriveReturnsEachOnce) {
   auto ctx = AdminCtx();
   EXPECT_EQ(admin_->ListMatches(ctx.get(), req, &resp).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+// A listed match is its stored record, nothing replayed: no position.
+TEST_F(RatingsTest, ListMatchesShowsEachMatchAsStored) {
+  TestPlayer a = NewPlayer("A"), b = NewPlayer("B");
+  const v1::Match won = Beat(a, b);
+  v1::Match live = Create({&a, &b}, v1::KALAH, false);
+  MoveOk(a, live.name(), 0);
+  v1::ListMatchesRequest req;
+  v1::ListMatchesResponse resp;
+  auto ctx = AdminCtx();
+  ASSERT_TRUE(admin_->ListMatches(ctx.get(), req, &resp).ok());
+  ASSERT_EQ(resp.matches_size(), 2);
+  const v1::Match& playing = resp.matches(0);  // Newest first.
+  EXPECT_EQ(playing.name(), live.name());
+  EXPECT_EQ(playing.state(), v1::Match::IN_PROGRESS);
+  EXPECT_EQ(playing.ply(), 1);
+  ASSERT_EQ(playing.seats_size(), 2);
+  EXPECT_EQ(playing.seats(0).display_name(), "A");
+  EXPECT_EQ(playing.seats(1).display_name(), "B");
+  EXPECT_EQ(playing.board().sides_size(), 0);
+  EXPECT_EQ(playing.to_move(), -1);
+  EXPECT_EQ(playing.legal_pits_size(), 0);
+  const v1::Match& ended = resp.matches(1);
+  EXPECT_EQ(ended.name(), won.name());
+  EXPECT_EQ(ended.state(), v1::Match::FINISHED);
+  EXPECT_TRUE(ended.ranked());
+  EXPECT_EQ(ended.end_time().seconds(), won.end_time().seconds());
+  // The stored result is the one the resignation answered.
+  ASSERT_GT(won.result().scores_size(), 0);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+      ended.result(), won.result()));
 }
 
 TEST_F(RatingsTest, ListMatchesFiltersByStateRankingAndTime) {

@@ -16,21 +16,15 @@
 #include <string>
 #include <utility>
 
-#include "services/api/watch_stream.h"
-#include "services/base/clock.h"
 #include "services/match/live_matches.h"
 #include "services/model/match_shape.h"
-#include "services/wire/stored_codec.h"
-#include "storage/open_store.h"
+#include "tests/services/match/node_fixture.h"
 #include "tests/support/forwarding_store.h"
-#include "tests/support/test_database.h"
 
 namespace mancala::services {
 namespace {
 
 using storage::SeatRecord;
-using testing::BackendFromEnvironment;
-using testing::TestDatabase;
 
 // Runs `before_list_moves` once, just before the next ListMoves.
 class InterleavingStore final : public storage::ForwardingStore {
@@ -45,37 +39,14 @@ class InterleavingStore final : public storage::ForwardingStore {
   }
 };
 
-// Notices that never come: the node's reads catch up from the store.
-class SilentNotices final : public storage::MoveNotices {
- public:
-  void Publish(const std::string&, int64_t) override {}
-  void Listen(OnNotice, OnResync) override {}
-  void Stop() override {}
-};
-
-class CatchUpTest : public ::testing::Test {
+class CatchUpTest : public NodeTest {
  protected:
   void SetUp() override {
-    MANCALA_SKIP_WITHOUT_POSTGRES(BackendFromEnvironment());
-    auto db = TestDatabase::ForCurrentTest();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = *std::move(db);
-    auto opened = storage::OpenStore(db_->url());
-    ASSERT_TRUE(opened.ok()) << opened.status();
-    store_ = std::move(opened->store);
+    NodeTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     b_store_ = std::make_unique<InterleavingStore>(*store_);
-    a_ = std::make_unique<LiveMatches>(*store_, clock_, LiveMatchesOptions{},
-                                       codec_, fanout_);
-    b_ = std::make_unique<LiveMatches>(*b_store_, clock_, LiveMatchesOptions{},
-                                       codec_, fanout_);
-    b_->SetMoveNotices(std::make_unique<SilentNotices>());
-    for (const char* id : {"p1", "p2"}) {
-      storage::PlayerRecord p;
-      p.id = id;
-      p.display_name = id;
-      p.token_hash = std::string("hash-") + id;
-      ASSERT_TRUE(store_->CreatePlayer(p).ok());
-    }
+    a_ = Node(*store_, false);
+    b_ = Node(*b_store_, true);
     NewMatch m;
     m.creator_id = "p1";
     ASSERT_TRUE(ShapeFromRequest("kalah", 2, "seats", {}, 0, &m.shape).ok());
@@ -104,12 +75,7 @@ class CatchUpTest : public ::testing::Test {
     return view;
   }
 
-  ManualClock clock_{1'700'000'000'000};
-  std::unique_ptr<TestDatabase> db_;
-  std::unique_ptr<storage::Store> store_;
   std::unique_ptr<InterleavingStore> b_store_;
-  const StoredCodec codec_{};
-  const WatchStreamFanOut fanout_{};
   std::unique_ptr<LiveMatches> a_, b_;  // After the stores: destroyed first.
   MatchView match_;                     // As node A last answered.
 };

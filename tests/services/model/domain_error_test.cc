@@ -64,11 +64,11 @@ TEST(DomainErrorTest, RawStoreStatusesMapAsStorageFailures) {
 }
 
 TEST(DomainErrorTest, EdgeHelpersMatchTheDomainOnes) {
-  grpc::Status down = ShuttingDown("watch again");
+  grpc::Status down = GrpcShuttingDown("watch again");
   EXPECT_EQ(down.error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(down.error_message(), "server shutting down; watch again");
   EXPECT_EQ(ErrorReason(down), "SHUTTING_DOWN");
-  grpc::Status bad = Invalid("pit must be 0..5");
+  grpc::Status bad = GrpcInvalidField("pit must be 0..5");
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(ErrorReason(bad), "INVALID_ARGUMENT");
 }
