@@ -44,7 +44,7 @@ absl::Status ShapeFromRequest(const std::optional<std::string>& game, int seats,
                               const engine::OptionMap& options,
                               int turn_limit_s, MatchShape* out);
 
-// Checks a stored match's shape. DATA_LOSS (BadStoredData) if the store
+// Checks a stored match's shape. DATA_LOSS (BAD_STORED_DATA) if the store
 // holds a shape the service would never have accepted.
 absl::Status ShapeFromRecord(const storage::MatchRecord& record,
                              MatchShape* out);
