@@ -228,15 +228,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->matches =
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options,
                                     impl->stored_codec, impl->watch_fanout);
-  // Null for SQLite; with PostgreSQL the nodes tell each other their moves.
-  impl->matches->SetMoveNotices(std::move(store->notices));
   LiveMatches* live = impl->matches.get();
   std::function<bool(const CpuTurn&)> claim;
   if (storage::IsPostgresUrl(options.db_path)) {
+    // One node of several: the nodes tell each other their moves and keep
+    // due turns and presence in the database (replication.h).
     auto cluster = StartCluster(options, node_id, live);
     if (!cluster.ok()) return cluster.status();
     impl->cluster = *std::move(cluster);
-    impl->matches->SetCluster(impl->cluster.get());
+    impl->matches->ShareDatabase(std::move(store->notices),
+                                 impl->cluster.get());
     claim = [node = impl->cluster.get()](const CpuTurn& turn) {
       return node->Claim(turn.match_id, turn.ply,
                          turn.reason == CpuReason::kStandIn);

@@ -25,10 +25,12 @@ LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
       options_(options),
       encodings_(encodings),
       watch_fanout_(watch_fanout),
-      fanout_(options.fanout_threads) {}
+      fanout_(options.fanout_threads),
+      replication_(SingleNode()) {}
 
 LiveMatches::~LiveMatches() {
-  if (notices_) notices_->Stop();  // No notice arrives from here on.
+  // No notice arrives from here on (a shared database's only).
+  if (notices_) notices_->Stop();
   CloseWatchers();
 }
 

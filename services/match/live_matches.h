@@ -68,6 +68,7 @@
 #include "services/base/strand_pool.h"
 #include "services/cluster/cluster_node.h"
 #include "services/match/cached_match.h"
+#include "services/match/replication.h"
 #include "services/match/stored_encodings.h"
 #include "services/match/turn_clock.h"
 #include "services/match/waiting_expiry.h"
@@ -139,22 +140,19 @@ class LiveMatches {
 
   // Called (outside any match lock) whenever the computer must move.
   void SetCpuTurnListener(std::function<void(CpuTurn)> listener);
-  // Several nodes on one database (PostgreSQL, cluster_node.h): each move
-  // stores when the next turn is due, players' presence is marked in the
-  // store, and stand-ins come from the store's sweep (match_due.cc). Null
-  // (SQLite, the default): this node's timers are the only ones. Call once,
-  // before LoadActive(); `cluster` outlives this object's use of it.
-  void SetCluster(ClusterNode* cluster) { cluster_ = cluster; }
+  // Makes this one node of several on a shared database (PostgreSQL;
+  // replication.h SharedDatabase): every committed change is published on
+  // `notices`, other nodes' notices catch the cached match up and feed this
+  // node's watchers, reads check the stored ply first (match_catch_up.cc),
+  // and `cluster` (null only in tests of the cache alone; it outlives this
+  // object) keeps due turns and presence in the store, whose sweep brings
+  // stand-ins (match_due.cc). Without it (SQLite, the default) this node is
+  // alone (SingleNode). Call once, before LoadActive().
+  void ShareDatabase(std::unique_ptr<storage::MoveNotices> notices,
+                     ClusterNode* cluster);
   // A due turn this node claimed from the store's sweep: catches the match
   // up and, if that turn is still the one due, announces its CPU turn.
   void PlayDue(const storage::DueTurn& turn);
-
-  // Several nodes on one database (PostgreSQL): every committed move is
-  // published, notices from other nodes catch the cached match up and feed
-  // this node's watchers, and reads check the stored ply first
-  // (match_catch_up.cc). Null (SQLite, the default): this process is the
-  // only writer and the cache is the truth. Call once, before LoadActive().
-  void SetMoveNotices(std::unique_ptr<storage::MoveNotices> notices);
 
   // Loads every match in progress or waiting from the store. Call once at
   // start-up, before serving.
@@ -268,7 +266,7 @@ class LiveMatches {
 
   absl::Status Find(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
-  // Find(), then, with several nodes, CatchUp(): for reads and changes that
+  // Find(), then Replication::Refresh(): for reads and changes that
   // must see what other nodes did.
   absl::Status FindCurrent(const std::string& id, LivePtr* out)
       ABSL_LOCKS_EXCLUDED(mu_);
@@ -277,8 +275,6 @@ class LiveMatches {
   // (seats, status, result). OK at once when nothing changed. The one
   // catch-up path (match_catch_up.cc).
   absl::Status CatchUp(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  // Tells the other nodes (if any) that `live` changed in the store.
-  void Publish(const Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // A notice from the listener: match `id` reached `ply` somewhere.
   void OnMoveNotice(const std::string& id, int64_t ply);
   // The listener (re)connected: every cached match in play is re-read.
@@ -363,14 +359,8 @@ class LiveMatches {
   // Queues `event` for every watcher on the match's strand.
   void Broadcast(Live& live, WatchEventView event, bool last = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  // The cluster's part of a move leaving `next` (match_due.cc): the seat
-  // to move, when its turn is due, and this node's claim on a CPU seat's.
-  void SetDue(const Live& live, const engine::State& next,
-              storage::MatchUpdate* update) const
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
-  // Marks in the store that this node holds `seat`'s player (a call), and
-  // every seat whose player streams from here (match_due.cc).
-  void ReportSeen(Live& live, int seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+  // Marks as seen every seat whose player streams from here (presence
+  // kept in the store: replication.h).
   void ReportStreams(Live& live) ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
   // Hands a due CPU turn to the listener; called with no lock held.
   void Announce(std::optional<CpuTurn> turn);
@@ -384,11 +374,12 @@ class LiveMatches {
   // at shutdown still reach their streams.
   StrandPool fanout_;
   std::function<void(CpuTurn)> on_cpu_turn_;
-  ClusterNode* cluster_ = nullptr;   // SetCluster().
   std::atomic<bool> closed_{false};  // CloseWatchers() was called.
-  // Declared after fanout_ and before matches_: stopped (in the destructor)
-  // before anything its callbacks touch goes away.
+  // A shared database's notices (ShareDatabase), null otherwise. Stopped in
+  // the destructor, before anything its callbacks touch goes away.
   std::unique_ptr<storage::MoveNotices> notices_;
+  // SingleNode() until ShareDatabase().
+  std::unique_ptr<Replication> replication_;
 
   // Lock order (never take them the other way round):
   //   1. a match's Live::mu, at most one at a time;

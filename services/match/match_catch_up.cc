@@ -7,7 +7,7 @@
 // also tells this node's watchers each move it finds, in ply order, so a
 // watcher sees every ply once whichever node played it.
 // With SQLite this process is the only writer and the cache is never behind:
-// nothing here runs (notices_ is null).
+// nothing here runs (replication.h SingleNode never asks for it).
 
 #include "services/match/live_matches.h"
 #include "services/model/domain_error.h"
@@ -94,22 +94,22 @@ absl::Status LiveMatches::CatchUp(Live& live) {
 }
 
 absl::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
-  if (absl::Status s = Find(id, out); !s.ok() || !notices_) return s;
+  if (absl::Status s = Find(id, out); !s.ok()) return s;
   MutexLock lock(&(*out)->mu);
-  return CatchUp(**out);
+  return replication_->Refresh(**out);
 }
 
-void LiveMatches::SetMoveNotices(
-    std::unique_ptr<storage::MoveNotices> notices) {
+void LiveMatches::ShareDatabase(std::unique_ptr<storage::MoveNotices> notices,
+                                ClusterNode* cluster) {
   notices_ = std::move(notices);
-  if (!notices_) return;
+  replication_ = SharedDatabase(
+      // Refresh() is called under the match's lock (replication.h).
+      [this](Live& live)
+          ABSL_NO_THREAD_SAFETY_ANALYSIS { return CatchUp(live); },
+      *notices_, cluster);
   notices_->Listen(
       [this](const std::string& id, int64_t ply) { OnMoveNotice(id, ply); },
       [this] { Resync(); });
-}
-
-void LiveMatches::Publish(const Live& live) {
-  if (notices_) notices_->Publish(live.record.id, live.record.ply);
 }
 
 void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {

@@ -1,9 +1,9 @@
 // LiveMatches: its part in a cluster of nodes on one PostgreSQL database
 // (cluster_node.h, docs/cluster.md). Each move stores when the next turn is
-// due; presence is marked in the store; a turn claimed from the store's
-// sweep is played here through the normal path (PlayCpu, whose ply check
-// refuses any second move at one ply). With SQLite (no cluster) nothing
-// here does anything.
+// due and presence is marked in the store (replication.h SharedDatabase);
+// a turn claimed from the store's sweep is played here through the normal
+// path (PlayCpu, whose ply check refuses any second move at one ply). With
+// SQLite (SingleNode) no turn is ever swept and marking does nothing.
 
 #include "services/match/live_matches.h"
 
@@ -12,34 +12,10 @@ namespace mancala::services {
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-void LiveMatches::SetDue(const Live& live, const engine::State& next,
-                         storage::MatchUpdate* update) const {
-  if (cluster_ == nullptr || next.is_over()) return;  // Nothing due.
-  const int seat = next.to_move();
-  update->to_move = seat;
-  if (live.record.seats[seat].kind == SeatRecord::Kind::kCpu) {
-    // This node plays it (its worker renews the claim before searching);
-    // others take it only if this node dies first.
-    update->due_after_ms = 0;
-    update->claim_node = cluster_->node_id();
-    update->claim_ttl_ms = cluster_->claim_ttl_ms();
-  } else if (live.record.turn_limit_s > 0) {
-    update->due_after_ms =
-        static_cast<int64_t>(live.record.turn_limit_s) * 1000;
-  }
-}
-
-void LiveMatches::ReportSeen(Live& live, int seat) {
-  if (cluster_ == nullptr) return;
-  if (live.record.seats[seat].kind != SeatRecord::Kind::kPlayer) return;
-  cluster_->SeatSeen(live.record.id, seat);
-}
-
 void LiveMatches::ReportStreams(Live& live) {
-  if (cluster_ == nullptr) return;
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (live.clock.Streaming(static_cast<int>(i))) {
-      ReportSeen(live, static_cast<int>(i));
+      replication_->SeatSeen(live, static_cast<int>(i));
     }
   }
 }

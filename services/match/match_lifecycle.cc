@@ -100,7 +100,7 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
       return StorageFailure(s);
     }
     rec = std::move(next);
-    Publish(*live);
+    replication_->Changed(*live);
     if (!still_open) live->clock.StartMatch(clock_.NowMs());
     Touch(*live, player_id);
     Snapshot(*live, out);
@@ -145,7 +145,7 @@ absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
   if (absl::Status s = store_.UpdateMatch(next); !s.ok())
     return StorageFailure(s);
   live.record = std::move(next);
-  Publish(live);
+  replication_->Changed(live);
   Snapshot(live, out);
   Broadcast(live, MatchEvent(*out, true), /*last=*/true);
   return absl::OkStatus();

@@ -33,9 +33,9 @@ absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
   absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
     MutexLock lock(&live->mu);
     // A client ahead of the cache saw a move made on another node.
-    if (notices_ && move.expected_ply.has_value() &&
+    if (move.expected_ply.has_value() &&
         *move.expected_ply > live->record.ply) {
-      if (absl::Status s = CatchUp(*live); !s.ok()) return s;
+      if (absl::Status s = replication_->Refresh(*live); !s.ok()) return s;
     }
     storage::MatchRecord& rec = live->record;
     bool seated = false;
@@ -123,8 +123,9 @@ absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
         !s.ok()) {
       // Another node took the ply: the cache catches up, so the next
       // request starts from the stored match.
-      if (absl::IsAborted(s) && notices_) {
-        static_cast<void>(CatchUp(*live));  // A failed read waits.
+      if (absl::IsAborted(s)) {
+        static_cast<void>(
+            replication_->Refresh(*live));  // A failed read waits.
       }
       return s;
     }
@@ -195,7 +196,7 @@ absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
   row.events = encodings_.EncodeEvents(record.events);
   row.request_id = request_id;
   storage::MatchUpdate update;
-  SetDue(live, next, &update);
+  replication_->SetDue(live, next, &update);
   if (!next.is_over()) {
     return Commit(live, std::move(next), std::move(row), update, reply);
   }
@@ -215,7 +216,7 @@ absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
   constexpr int kAttempts = 5;
   for (int tries = 1;; ++tries) {
     storage::MatchUpdate rated = update;
-    rated.check_before = notices_ != nullptr;
+    rated.check_before = replication_->RatingsShared();
     if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
     bool ratings_moved = false;
     absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
@@ -260,7 +261,7 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   rec.result = update.result;
   if (!row.by_cpu) live.moved_self[row.seat] = true;
   live.clock.StartTurn(row.played_at_ms, over);
-  Publish(live);
+  replication_->Changed(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
     Broadcast(live, MoveEvent(answer.move));
@@ -281,9 +282,7 @@ void LiveMatches::TellTurn(Live& live, const MatchView& match) {
 
 absl::Status LiveMatches::RetryLostRace(
     Live& live, const std::function<absl::Status()>& attempt) {
-  // Each retry follows a catch-up that found the match moved on; another
-  // node would have to win the race every time to exhaust them.
-  constexpr int kAttempts = 4;
+  const int attempts = replication_->MoveAttempts();
   for (int tries = 1;; ++tries) {
     int64_t ply = 0;
     MatchStatus status;
@@ -293,11 +292,11 @@ absl::Status LiveMatches::RetryLostRace(
       status = live.record.status;
     }
     absl::Status s = attempt();
-    if (s.ok() || !notices_ || tries == kAttempts) return s;
+    if (s.ok() || tries >= attempts) return s;
     // Refused: answer on the stored match if it differs from the cached
     // one the attempt started from.
     MutexLock lock(&live.mu);
-    if (!CatchUp(live).ok()) return s;
+    if (!replication_->Refresh(live).ok()) return s;
     if (live.record.ply == ply && live.record.status == status) return s;
   }
 }

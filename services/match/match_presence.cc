@@ -14,7 +14,7 @@ void LiveMatches::Touch(Live& live, const std::string& player_id) {
   const int64_t now = clock_.NowMs();
   for (size_t i = 0; i < live.record.seats.size(); ++i) {
     if (!live.HoldsSeat(player_id, i)) continue;
-    ReportSeen(live, static_cast<int>(i));
+    replication_->SeatSeen(live, static_cast<int>(i));
     // Back from a stand-in: the CPU stops playing for them at once.
     if (live.clock.Seen(i, now) && !live.state.is_over() &&
         live.state.to_move() == static_cast<int>(i)) {

@@ -54,10 +54,9 @@ class NodeTest : public ::testing::Test {
   // A node on `store` (store_ or one forwarding to it), alone on the
   // database or sharing it with others.
   std::unique_ptr<LiveMatches> Node(storage::Store& store, bool shared) {
-    auto node = std::make_unique<LiveMatches>(store, clock_,
-                                              LiveMatchesOptions{}, codec_,
-                                              fanout_);
-    if (shared) node->SetMoveNotices(std::make_unique<SilentNotices>());
+    auto node = std::make_unique<LiveMatches>(
+        store, clock_, LiveMatchesOptions{}, codec_, fanout_);
+    if (shared) node->ShareDatabase(std::make_unique<SilentNotices>(), nullptr);
     return node;
   }
 
