@@ -3,11 +3,11 @@
 #include "services/match/cached_match.h"
 
 #include "services/model/domain_error.h"
+#include "services/model/match_views.h"
 #include "services/model/names.h"
 
 namespace mancala::services {
 
-using storage::MatchStatus;
 using storage::SeatRecord;
 
 CachedMatch::CachedMatch(storage::MatchRecord r, engine::State s,
@@ -32,9 +32,7 @@ absl::Status CachedMatch::ApplyStored(const storage::MoveRow& row) {
 }
 
 bool CachedMatch::ended() const {
-  return record.status == MatchStatus::kFinished ||
-         record.status == MatchStatus::kCancelled ||
-         record.status == MatchStatus::kAborted;
+  return Ended(record.status);
 }
 
 bool CachedMatch::HoldsSeat(const std::string& player_id, size_t seat) const {

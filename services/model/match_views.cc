@@ -8,9 +8,6 @@ using storage::MatchStatus;
 
 void FillFromRecord(const storage::MatchRecord& rec, const RecordStamp& at,
                     MatchView* out) {
-  const bool ended = at.status == MatchStatus::kFinished ||
-                     at.status == MatchStatus::kCancelled ||
-                     at.status == MatchStatus::kAborted;
   *out = MatchView{};
   out->id = rec.id;
   out->game = rec.game;
@@ -26,7 +23,7 @@ void FillFromRecord(const storage::MatchRecord& rec, const RecordStamp& at,
   out->first_seat = rec.first_seat;
   out->created_at_ms = rec.created_at_ms;
   out->updated_at_ms = at.updated_at_ms;
-  if (ended) out->ended_at_ms = at.ended_at_ms;
+  if (Ended(at.status)) out->ended_at_ms = at.ended_at_ms;
   out->ranked = rec.ranked;
   out->turn_limit_s = rec.turn_limit_s;
   if (at.status == MatchStatus::kWaiting) out->invite_code = rec.invite_code;

@@ -103,6 +103,13 @@ struct MatchView {
   std::string stored_result;
 };
 
+// Finished, cancelled or aborted: no move will follow.
+inline bool Ended(storage::MatchStatus status) {
+  return status == storage::MatchStatus::kFinished ||
+         status == storage::MatchStatus::kCancelled ||
+         status == storage::MatchStatus::kAborted;
+}
+
 // Where a match stands, as its stored record says or as a move being
 // stored will leave it (the record is written after the reply is built).
 struct RecordStamp {
