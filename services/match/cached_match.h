@@ -1,7 +1,8 @@
 // One match in memory: the cached stored record, the engine state replayed
-// from its moves, its turn clock and its watchers. LiveMatches (the
-// registry, live_matches.h) owns one per match it has loaded and holds `mu`
-// for every read and write, so a match's changes on this node are ordered.
+// from its moves, its turn clock and its watchers. The registry
+// (match_registry.h) owns one per match it has loaded; every part of
+// LiveMatches holds `mu` for every read and write, so a match's changes on
+// this node are ordered.
 // Thread-safety: every field under `mu`.
 
 #ifndef MANCALA_SERVICES_MATCH_CACHED_MATCH_H_
@@ -18,6 +19,7 @@
 #include "services/base/strand_pool.h"
 #include "services/match/turn_clock.h"
 #include "services/match/watch_sink.h"
+#include "services/model/match_views.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -52,6 +54,23 @@ struct CachedMatch {
   bool ended() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   // Whether `player_id` (empty: nobody) plays `seat`.
   bool HoldsSeat(const std::string& player_id, size_t seat) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  // Where the match's play stands: its own (progress()), or what a move
+  // being stored leaves, so the move's reply is built before the live
+  // match moves on (move_path.h: a refused move changes nothing).
+  struct Progress {
+    const engine::State& state;
+    RecordStamp stamp;
+    int64_t deadline_ms;  // 0: none.
+  };
+  Progress progress() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
+  // The match (its seats, names, presence at `now_ms`) as it stands.
+  void View(int64_t now_ms, MatchView* out) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    View(progress(), now_ms, out);
+  }
+  // The match at `at`, presence at `now_ms`.
+  void View(const Progress& at, int64_t now_ms, MatchView* out) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   void WatchersChanged() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     audience =

@@ -1,134 +1,107 @@
-// LiveMatches, the registry: the matches in memory, each a cache of its
-// stored match, found by id and loaded from the store on demand (a match
-// not in memory is rebuilt by replaying its stored moves). Why a registry:
-// every RPC on a match goes through the one Live for it, whose lock orders
-// the match's changes on this node.
+// LiveMatches: the parts wired, the reads and the ticker (live_matches.h).
 
 #include "services/match/live_matches.h"
 
-#include "services/base/ids.h"
-#include "services/base/text.h"
+#include <utility>
+
 #include "services/model/domain_error.h"
-#include "services/model/names.h"
+#include "services/model/match_errors.h"
 
 namespace mancala::services {
-
-using storage::MatchStatus;
-using storage::SeatRecord;
 
 LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
                          LiveMatchesOptions options,
                          const StoredEncodings& encodings,
                          const WatchFanOut& watch_fanout)
-    : store_(store),
-      clock_(clock),
-      options_(options),
-      encodings_(encodings),
-      watch_fanout_(watch_fanout),
-      fanout_(options.fanout_threads),
-      replication_(SingleNode()) {}
+    : context_(store, clock, options, encodings),
+      strands_(options.fanout_threads),
+      registry_(context_),
+      watchers_(context_, registry_, watch_fanout, strands_),
+      catch_up_(context_, registry_, watchers_),
+      cpu_turns_(context_, registry_, watchers_, catch_up_),
+      move_path_(context_, registry_, watchers_, cpu_turns_),
+      lifecycle_(context_, registry_, watchers_, cpu_turns_),
+      admin_(context_, registry_) {}
 
 LiveMatches::~LiveMatches() {
   // No notice arrives from here on (a shared database's only).
   if (notices_) notices_->Stop();
-  CloseWatchers();
+  watchers_.Close();
 }
 
-void LiveMatches::SetCpuTurnListener(std::function<void(CpuTurn)> listener) {
-  on_cpu_turn_ = std::move(listener);
+void LiveMatches::ShareDatabase(std::unique_ptr<storage::MoveNotices> notices,
+                                ClusterNode* cluster) {
+  notices_ = std::move(notices);
+  context_.replication = SharedDatabase(
+      // Refresh() is called under the match's lock (replication.h).
+      [this](CachedMatch& live)
+          ABSL_NO_THREAD_SAFETY_ANALYSIS { return catch_up_.Run(live); },
+      *notices_, cluster);
+  notices_->Listen([this](const std::string& id,
+                          int64_t ply) { catch_up_.OnMoveNotice(id, ply); },
+                   [this] { catch_up_.Resync(); });
 }
 
 absl::Status LiveMatches::LoadActive() {
-  for (MatchStatus status : {MatchStatus::kInProgress, MatchStatus::kWaiting}) {
-    auto ids = store_.ListMatchIds(status);
-    if (!ids.ok()) return ids.status();
-    for (const std::string& id : *ids) {
-      LivePtr live;
-      absl::Status s = Find(id, &live);
-      if (!s.ok()) {
-        return absl::DataLossError("cannot restore match " + id + ": " +
-                                   std::string(s.message()));
-      }
-    }
-  }
+  if (absl::Status s = registry_.LoadActive(); !s.ok()) return s;
   Tick();  // Announces the CPU turns that were pending at shutdown.
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Find(const std::string& id, LivePtr* out) {
-  {
-    MutexLock lock(&mu_);
-    auto it = matches_.find(id);
-    if (it != matches_.end()) {
-      *out = it->second;
-      return absl::OkStatus();
-    }
-  }
+absl::Status LiveMatches::Get(const std::string& id,
+                              const std::string& viewer_id, MatchView* out) {
   LivePtr live;
-  if (absl::Status s = Load(id, &live); !s.ok()) return s;
-  MutexLock lock(&mu_);
-  auto [it, inserted] = matches_.emplace(id, live);
-  *out = it->second;  // Another thread may have loaded it first.
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
+  MutexLock lock(&live->mu);
+  if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
+  watchers_.Touch(*live, viewer_id);
+  live->View(context_.clock.NowMs(), out);
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Load(const std::string& id, LivePtr* out) {
-  auto record = store_.GetMatch(id);
-  if (absl::IsNotFound(record.status())) {
-    return DomainError(absl::StatusCode::kNotFound, "MATCH_NOT_FOUND",
-                       "no match named " + Quote(MatchName(id)));
-  }
-  if (!record.ok()) return StorageFailure(record.status());
-  MatchShape shape;
-  if (absl::Status s = ShapeFromRecord(*record, &shape); !s.ok()) return s;
-  const engine::Rules& rules = shape.rules;
-  auto live = std::make_shared<Live>(
-      *record, engine::State(rules, record->first_seat), options_.grace_ms);
-  MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
-  // The engine is deterministic: replaying the stored moves rebuilds exactly
-  // the state every client saw. Only up to the record's ply: with several
-  // nodes, moves appended after the record was read are read too, and are
-  // CatchUp()'s to apply (applied here, they would be applied twice).
-  constexpr int kPage = 1000;
-  for (int64_t from = 1; from <= record->ply; from += kPage) {
-    auto rows = store_.ListMoves(id, from, kPage);
-    if (!rows.ok()) return StorageFailure(rows.status());
-    for (const storage::MoveRow& row : *rows) {
-      if (row.ply > record->ply) break;
-      if (absl::Status s = live->ApplyStored(row); !s.ok()) return s;
+absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
+                                    int limit, std::vector<MoveView>* out,
+                                    bool* finished) {
+  LivePtr live;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
+  {
+    MutexLock lock(&live->mu);
+    if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
+      return s;
     }
-    if (static_cast<int>(rows->size()) < kPage) break;
+    *finished = live->ended();
+    if (from_ply > live->record.ply + 1) {
+      return PlyAhead(from_ply - 1, live->record.ply);
+    }
   }
-  if (live->record.status == MatchStatus::kInProgress) {
-    live->clock.StartMatch(clock_.NowMs());
-  }
-  if (live->record.status == MatchStatus::kWaiting) TrackWaiting(*record);
-  *out = std::move(live);
+  auto rows = context_.store.ListMoves(id, from_ply, limit);
+  if (!rows.ok()) return StorageFailure(rows.status());
+  out->clear();
+  for (const storage::MoveRow& row : *rows) out->push_back(MoveOf(row));
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Insert(const NewMatch& request, std::string* id) {
-  storage::MatchRecord record;
-  record.id = NewId();
-  record.game = request.shape.game;
-  record.options = request.shape.options;
-  record.seats = request.seats;
-  record.first_seat = request.first_seat;
-  record.created_by = request.creator_id;
-  record.created_at_ms = record.updated_at_ms = clock_.NowMs();
-  record.ranked = request.ranked;
-  record.turn_limit_s = request.shape.turn_limit_s;
-  record.rotate_first_player = request.shape.rotate_first_player;
-  record.rematch_of = request.rematch_of;
-  record.request_id = request.request_id;
-  record.request_hash = request.request_hash;
-  bool open = false;
-  for (const SeatRecord& s : record.seats)
-    open |= s.kind == SeatRecord::Kind::kOpen;
-  record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
-  if (open) record.invite_code = NewInviteCode();
-  *id = record.id;
-  return store_.CreateMatch(record);
+void LiveMatches::Tick() {
+  lifecycle_.ExpireWaiting();
+  std::vector<std::string> evict;
+  {
+    std::vector<LivePtr> all = registry_.All();
+    for (LivePtr& live : all) {
+      std::optional<CpuTurn> turn;
+      {
+        MutexLock lock(&live->mu);
+        if (live->ended()) {
+          if (live->watchers.empty()) evict.push_back(live->record.id);
+          continue;
+        }
+        watchers_.UpdatePresence(*live);
+        watchers_.ReportStreams(*live);
+        turn = cpu_turns_.Due(*live);
+      }
+      cpu_turns_.Announce(std::move(turn));
+    }
+  }  // The snapshot is gone: an evicted match is held by no one else.
+  registry_.Evict(evict);
 }
 
 }  // namespace mancala::services

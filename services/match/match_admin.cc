@@ -1,7 +1,7 @@
-// LiveMatches: the admin operations on stored matches (void, verify).
+// The admin operations on stored matches (match_admin.h).
 
-#include "services/base/text.h"
-#include "services/match/live_matches.h"
+#include "services/match/match_admin.h"
+
 #include "services/match/rating_book.h"
 #include "services/model/domain_error.h"
 #include "services/model/names.h"
@@ -10,12 +10,15 @@ namespace mancala::services {
 
 using storage::MatchStatus;
 
-absl::Status LiveMatches::VoidMatch(const std::string& id,
-                                    const std::string& reason,
-                                    const std::string& actor, MatchView* out,
-                                    int* recomputed) {
+MatchAdmin::MatchAdmin(MatchContext& context, MatchRegistry& registry)
+    : context_(context), registry_(registry) {}
+
+absl::Status MatchAdmin::VoidMatch(const std::string& id,
+                                   const std::string& reason,
+                                   const std::string& actor, MatchView* out,
+                                   int* recomputed) {
   LivePtr live;
-  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   // Lock order: the match lock, then the ratings lock (live_matches.h),
   // both held to the end: the check, the recomputation and the record agree.
   MutexLock lock(&live->mu);
@@ -29,27 +32,27 @@ absl::Status LiveMatches::VoidMatch(const std::string& id,
   }
   const std::string game = live->record.game;
   // Same lock as a match end's rating update: no rating write interleaves.
-  MutexLock ratings_lock(&ratings_mu_);
-  auto own = store_.ListMatchRatingChanges(id);
+  MutexLock ratings_lock(&context_.ratings_mu);
+  auto own = context_.store.ListMatchRatingChanges(id);
   if (!own.ok()) return StorageFailure(own.status());
   if (own->empty()) {
     return DomainError(
         absl::StatusCode::kFailedPrecondition, "NOT_RATED",
         MatchName(id) + " was not rated; there is nothing to void");
   }
-  auto history = store_.ListGameRatingChanges(game);
+  auto history = context_.store.ListGameRatingChanges(game);
   if (!history.ok()) return StorageFailure(history.status());
   std::vector<storage::RatingChange> changes;
   std::vector<storage::RatingRecord> ratings;
   Recompute(*history, id, &changes, &ratings);
   storage::AuditRecord audit;
-  audit.at_ms = clock_.NowMs();
+  audit.at_ms = context_.clock.NowMs();
   audit.actor = actor.empty() ? "admin" : actor;
   audit.action = "void_match";
   audit.target = MatchName(id);
   audit.reason = reason;
   if (absl::Status s =
-          store_.VoidMatch(id, reason, game, changes, ratings, audit);
+          context_.store.VoidMatch(id, reason, game, changes, ratings, audit);
       !s.ok()) {
     if (absl::IsFailedPrecondition(s)) {
       return DomainError(absl::StatusCode::kFailedPrecondition, "ALREADY_VOID",
@@ -71,30 +74,26 @@ absl::Status LiveMatches::VoidMatch(const std::string& id,
   *recomputed = moved;
   live->record.voided = true;
   live->record.void_reason = reason;
-  Snapshot(*live, out);
+  live->View(context_.clock.NowMs(), out);
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Verify(const std::string& id, VerifyReport* out) {
-  auto record = store_.GetMatch(id);
-  if (absl::IsNotFound(record.status())) {
-    return DomainError(absl::StatusCode::kNotFound, "MATCH_NOT_FOUND",
-                       "no match named " + Quote(MatchName(id)));
-  }
-  if (!record.ok()) return StorageFailure(record.status());
+absl::Status MatchAdmin::Verify(const std::string& id, VerifyReport* out) {
+  storage::MatchRecord stored;
+  if (absl::Status s = registry_.ReadRecord(id, &stored); !s.ok()) return s;
   *out = VerifyReport{};
-  out->stored_result = record->result;
+  out->stored_result = stored.result;
   // A fresh replay of the stored moves, not the live copy.
   LivePtr replayed;
-  absl::Status s = Load(id, &replayed);
+  absl::Status s = registry_.Replay(stored, &replayed);
   if (!s.ok()) {
     out->detail = std::string(s.message());
     return absl::OkStatus();
   }
   MutexLock lock(&replayed->mu);  // Not shared; for the analysis.
   engine::State& state = replayed->state;
-  const bool stored_over = record->status == MatchStatus::kFinished ||
-                           record->status == MatchStatus::kAborted;
+  const bool stored_over = stored.status == MatchStatus::kFinished ||
+                           stored.status == MatchStatus::kAborted;
   if (state.is_over()) out->replayed_result = ResultOf(state);
   if (stored_over != state.is_over()) {
     out->detail = stored_over ? "stored as ended, but the replay is not over"
@@ -102,7 +101,8 @@ absl::Status LiveMatches::Verify(const std::string& id, VerifyReport* out) {
                                 "as not ended";
     return absl::OkStatus();
   }
-  if (!encodings_.SameResult(out->stored_result, out->replayed_result)) {
+  if (!context_.encodings.SameResult(out->stored_result,
+                                     out->replayed_result)) {
     out->detail = "stored result differs from the replayed one";
     return absl::OkStatus();
   }

@@ -1,15 +1,9 @@
-// LiveMatches: the live match as a cache of the stored one. With several
-// nodes on one database (PostgreSQL) another node may have moved, joined or
-// ended a match this node holds; CatchUp() is the one path that brings the
-// cache level with the store: a stale client's move, a move the store
-// refused (another node took the ply), a read, a move notice
-// (storage/move_notices.h) and a listener's resync all go through it. It
-// also tells this node's watchers each move it finds, in ply order, so a
-// watcher sees every ply once whichever node played it.
-// With SQLite this process is the only writer and the cache is never behind:
-// nothing here runs (replication.h SingleNode never asks for it).
+// The catch-up of a cached match with the store (match_catch_up.h).
 
-#include "services/match/live_matches.h"
+#include "services/match/match_catch_up.h"
+
+#include <vector>
+
 #include "services/model/domain_error.h"
 #include "services/model/names.h"
 #include "services/model/watch_events.h"
@@ -35,8 +29,13 @@ bool SameSeats(const std::vector<SeatRecord>& a,
 
 }  // namespace
 
-absl::Status LiveMatches::CatchUp(Live& live) {
-  auto stored = store_.GetMatch(live.record.id);
+MatchCatchUp::MatchCatchUp(MatchContext& context, MatchRegistry& registry,
+                           MatchWatchers& watchers)
+    : context_(context), registry_(registry), watchers_(watchers) {}
+
+absl::Status MatchCatchUp::Run(CachedMatch& live) {
+  storage::Store& store = context_.store;
+  auto stored = store.GetMatch(live.record.id);
   if (!stored.ok()) return StorageFailure(stored.status());
   storage::MatchRecord& rec = live.record;
   // The cheap check: most of the time nothing changed elsewhere.
@@ -47,7 +46,7 @@ absl::Status LiveMatches::CatchUp(Live& live) {
   }
   const bool started = rec.status == MatchStatus::kWaiting &&
                        stored->status != MatchStatus::kWaiting;
-  if (started) live.clock.StartMatch(clock_.NowMs());
+  if (started) live.clock.StartMatch(context_.clock.NowMs());
   // The moves after the cached ply, up to the ply of the match read above,
   // applied and told in order. Moves another node appends meanwhile are
   // read too: they wait for the next catch-up (their notice), as the state
@@ -55,7 +54,7 @@ absl::Status LiveMatches::CatchUp(Live& live) {
   const int64_t moved_from = rec.ply;
   constexpr int kPage = 1000;
   while (rec.ply < stored->ply) {
-    auto rows = store_.ListMoves(rec.id, rec.ply + 1, kPage);
+    auto rows = store.ListMoves(rec.id, rec.ply + 1, kPage);
     if (!rows.ok()) return StorageFailure(rows.status());
     if (rows->empty() || rows->front().ply != rec.ply + 1) break;  // A gap.
     for (const storage::MoveRow& row : *rows) {
@@ -64,11 +63,14 @@ absl::Status LiveMatches::CatchUp(Live& live) {
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
       if (live.audience) {
-        // Refused here, as for the mover, rather than at the fan-out.
-        if (absl::Status s = encodings_.CheckStoredEvents(row); !s.ok()) {
+        // Decoded here, once: refused as for the mover, rather than at
+        // the fan-out, which then converts the engine's events.
+        auto played = std::make_shared<std::vector<engine::Event>>();
+        if (absl::Status s = context_.encodings.DecodeEvents(row, played.get());
+            !s.ok()) {
           return s;
         }
-        Broadcast(live, MoveEvent(MoveOf(row)));
+        watchers_.Broadcast(live, MoveEvent(MoveOf(row, std::move(played))));
       }
     }
   }
@@ -82,61 +84,32 @@ absl::Status LiveMatches::CatchUp(Live& live) {
   if (rec.ply != moved_from) live.clock.CancelCpuTurn();  // Moot now.
   if (!live.audience) return absl::OkStatus();
   MatchView snapshot;
-  Snapshot(live, &snapshot);
+  live.View(context_.clock.NowMs(), &snapshot);
   if (live.ended()) {
-    Broadcast(live, MatchEvent(snapshot, true), /*last=*/true);
+    watchers_.Broadcast(live, MatchEvent(snapshot, true), /*last=*/true);
   } else if (started) {
-    Broadcast(live, MatchEvent(snapshot, false));
+    watchers_.Broadcast(live, MatchEvent(snapshot, false));
   } else if (rec.ply != moved_from) {
-    TellTurn(live, snapshot);
+    watchers_.TellTurn(live, snapshot);
   }
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::FindCurrent(const std::string& id, LivePtr* out) {
-  if (absl::Status s = Find(id, out); !s.ok()) return s;
-  MutexLock lock(&(*out)->mu);
-  return replication_->Refresh(**out);
-}
-
-void LiveMatches::ShareDatabase(std::unique_ptr<storage::MoveNotices> notices,
-                                ClusterNode* cluster) {
-  notices_ = std::move(notices);
-  replication_ = SharedDatabase(
-      // Refresh() is called under the match's lock (replication.h).
-      [this](Live& live)
-          ABSL_NO_THREAD_SAFETY_ANALYSIS { return CatchUp(live); },
-      *notices_, cluster);
-  notices_->Listen(
-      [this](const std::string& id, int64_t ply) { OnMoveNotice(id, ply); },
-      [this] { Resync(); });
-}
-
-void LiveMatches::OnMoveNotice(const std::string& id, int64_t ply) {
-  LivePtr live;
-  {
-    MutexLock lock(&mu_);
-    auto it = matches_.find(id);
-    if (it == matches_.end()) return;  // Not cached here: read when asked.
-    live = it->second;
-  }
+void MatchCatchUp::OnMoveNotice(const std::string& id, int64_t ply) {
+  LivePtr live = registry_.Cached(id);
+  if (!live) return;  // Not cached here: read when asked.
   MutexLock lock(&live->mu);
   // A notice at the cached ply is another node's join or cancel, news only
   // to watchers (this node's own notices are not delivered: move_notices.h).
   if (live->record.ply < ply || (live->record.ply == ply && live->audience)) {
-    static_cast<void>(CatchUp(*live));  // A hint: a failed read waits.
+    static_cast<void>(Run(*live));  // A hint: a failed read waits.
   }
 }
 
-void LiveMatches::Resync() {
-  std::vector<LivePtr> all;
-  {
-    MutexLock lock(&mu_);
-    for (auto& [id, live] : matches_) all.push_back(live);
-  }
-  for (LivePtr& live : all) {
+void MatchCatchUp::Resync() {
+  for (LivePtr& live : registry_.All()) {
     MutexLock lock(&live->mu);
-    if (!live->ended()) static_cast<void>(CatchUp(*live));  // Reads retry.
+    if (!live->ended()) static_cast<void>(Run(*live));  // Reads retry.
   }
 }
 

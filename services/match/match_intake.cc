@@ -1,4 +1,4 @@
-// LiveMatches: the checks a new match passes before it is stored: a
+// MatchLifecycle: the checks a new match passes before it is stored: a
 // CreateMatch request id (AIP-155) already used by the creator returns the
 // match the first request made, and a creator holds at most
 // options.max_waiting_per_player WAITING matches. Both read the store (the
@@ -10,7 +10,7 @@
 #include <functional>
 
 #include "services/base/text.h"
-#include "services/match/live_matches.h"
+#include "services/match/match_lifecycle.h"
 #include "services/model/domain_error.h"
 #include "services/model/names.h"
 
@@ -42,20 +42,20 @@ absl::Status Retried(const NewMatch& request, const storage::MatchRecord& first,
 
 }  // namespace
 
-absl::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
+absl::Status MatchLifecycle::Admit(const NewMatch& request, std::string* id) {
   MutexLock lock(&creating_[std::hash<std::string>{}(request.creator_id) %
                             creating_.size()]);
   const bool with_id = !request.request_id.empty();
   if (with_id) {
-    auto first =
-        store_.FindMatchByRequestId(request.creator_id, request.request_id);
+    auto first = context_.store.FindMatchByRequestId(request.creator_id,
+                                                     request.request_id);
     if (first.ok()) return Retried(request, *first, id);
     if (!absl::IsNotFound(first.status()))
       return StorageFailure(first.status());
   }
-  const int cap = options_.max_waiting_per_player;
+  const int cap = context_.options.max_waiting_per_player;
   if (cap > 0 && HasOpenSeat(request)) {
-    auto waiting = store_.CountWaitingMatches(request.creator_id);
+    auto waiting = context_.store.CountWaitingMatches(request.creator_id);
     if (!waiting.ok()) return StorageFailure(waiting.status());
     if (*waiting >= cap) {
       return DomainError(
@@ -69,8 +69,8 @@ absl::Status LiveMatches::Admit(const NewMatch& request, std::string* id) {
   absl::Status s = Insert(request, id);
   if (absl::IsAlreadyExists(s) && with_id) {
     // Another server on the same database stored this id first.
-    auto first =
-        store_.FindMatchByRequestId(request.creator_id, request.request_id);
+    auto first = context_.store.FindMatchByRequestId(request.creator_id,
+                                                     request.request_id);
     if (!first.ok()) return StorageFailure(first.status());
     return Retried(request, *first, id);
   }

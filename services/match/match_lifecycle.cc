@@ -1,10 +1,9 @@
-// LiveMatches: a match's life outside its moves: create, join, cancel,
-// rematch. Each changes the stored record first and the live copy after,
-// so a refused store write leaves the live match as it was.
+// A match's life outside its moves (match_lifecycle.h).
+
+#include "services/match/match_lifecycle.h"
 
 #include "services/base/ids.h"
 #include "services/base/text.h"
-#include "services/match/live_matches.h"
 #include "services/model/domain_error.h"
 #include "services/model/names.h"
 #include "services/model/watch_events.h"
@@ -14,24 +13,32 @@ namespace mancala::services {
 using storage::MatchStatus;
 using storage::SeatRecord;
 
-absl::Status LiveMatches::Create(const NewMatch& request, MatchView* out) {
+MatchLifecycle::MatchLifecycle(MatchContext& context, MatchRegistry& registry,
+                               MatchWatchers& watchers, CpuTurns& cpu_turns)
+    : context_(context),
+      registry_(registry),
+      watchers_(watchers),
+      cpu_turns_(cpu_turns) {}
+
+absl::Status MatchLifecycle::Create(const NewMatch& request, MatchView* out) {
   std::string id;
   if (absl::Status s = Admit(request, &id); !s.ok()) return s;
   LivePtr live;
-  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&live->mu);
-    Snapshot(*live, out);
-    turn = DueCpuTurn(*live);
+    live->View(context_.clock.NowMs(), out);
+    turn = cpu_turns_.Due(*live);
   }
-  Announce(std::move(turn));
+  cpu_turns_.Announce(std::move(turn));
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Join(const std::string& invite_code,
-                               std::optional<int> seat,
-                               const std::string& player_id, MatchView* out) {
+absl::Status MatchLifecycle::Join(const std::string& invite_code,
+                                  std::optional<int> seat,
+                                  const std::string& player_id,
+                                  MatchView* out) {
   std::optional<std::string> code = NormalizeInviteCode(invite_code);
   if (!code.has_value()) {
     return DomainError(
@@ -39,17 +46,20 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
         "invite codes are made of 2-9 and A-Z without I, L, O; got " +
             Quote(invite_code));
   }
-  auto id = store_.FindMatchByInviteCode(*code);
+  auto id = context_.store.FindMatchByInviteCode(*code);
   if (absl::IsNotFound(id.status())) {
     return DomainError(absl::StatusCode::kNotFound, "INVITE_NOT_FOUND",
                        "no match has invite code " + Quote(*code));
   }
   if (!id.ok()) return StorageFailure(id.status());
   LivePtr live;
-  if (absl::Status s = FindCurrent(*id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&live->mu);
+    if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
+      return s;
+    }
     storage::MatchRecord& rec = live->record;
     if (rec.status != MatchStatus::kWaiting) {
       return DomainError(absl::StatusCode::kFailedPrecondition, "MATCH_FULL",
@@ -82,12 +92,12 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
         if (rec.seats[i].kind == SeatRecord::Kind::kOpen) take = i;
       }
     }
-    auto player = store_.GetPlayer(player_id);
+    auto player = context_.store.GetPlayer(player_id);
     if (!player.ok()) return StorageFailure(player.status());
     storage::MatchRecord next = rec;
     next.seats[take] = {SeatRecord::Kind::kPlayer, player_id, 0,
                         player->display_name};
-    next.updated_at_ms = clock_.NowMs();
+    next.updated_at_ms = context_.clock.NowMs();
     bool still_open = false;
     for (const SeatRecord& s : next.seats) {
       still_open |= s.kind == SeatRecord::Kind::kOpen;
@@ -96,26 +106,28 @@ absl::Status LiveMatches::Join(const std::string& invite_code,
     // learns the match is full (MATCH_FULL) rather than that the code is
     // unknown; Match.invite_code shows it only while seats are open.
     if (!still_open) next.status = MatchStatus::kInProgress;
-    if (absl::Status s = store_.UpdateMatch(next); !s.ok()) {
+    if (absl::Status s = context_.store.UpdateMatch(next); !s.ok()) {
       return StorageFailure(s);
     }
     rec = std::move(next);
-    replication_->Changed(*live);
-    if (!still_open) live->clock.StartMatch(clock_.NowMs());
-    Touch(*live, player_id);
-    Snapshot(*live, out);
-    Broadcast(*live, MatchEvent(*out, false));
-    turn = DueCpuTurn(*live);
+    context_.replication->Changed(*live);
+    if (!still_open) live->clock.StartMatch(context_.clock.NowMs());
+    watchers_.Touch(*live, player_id);
+    live->View(context_.clock.NowMs(), out);
+    watchers_.Broadcast(*live, MatchEvent(*out, false));
+    turn = cpu_turns_.Due(*live);
   }
-  Announce(std::move(turn));
+  cpu_turns_.Announce(std::move(turn));
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Cancel(const std::string& id,
-                                 const std::string& player_id, MatchView* out) {
+absl::Status MatchLifecycle::Cancel(const std::string& id,
+                                    const std::string& player_id,
+                                    MatchView* out) {
   LivePtr live;
-  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
+  if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
     return DomainError(
@@ -123,7 +135,8 @@ absl::Status LiveMatches::Cancel(const std::string& id,
         "only the creator of " + MatchName(id) + " may cancel it");
   }
   if (rec.status == MatchStatus::kCancelled) {
-    Snapshot(*live, out);  // Cancelling again is a no-op (a retry).
+    live->View(context_.clock.NowMs(),
+               out);  // Cancelling again is a no-op (a retry).
     return absl::OkStatus();
   }
   if (rec.status != MatchStatus::kWaiting) {
@@ -135,31 +148,34 @@ absl::Status LiveMatches::Cancel(const std::string& id,
   return CancelWaiting(*live, kCancelledByCreator, out);
 }
 
-absl::Status LiveMatches::CancelWaiting(Live& live, const char* reason,
-                                        MatchView* out) {
+absl::Status MatchLifecycle::CancelWaiting(CachedMatch& live,
+                                           const char* reason, MatchView* out) {
   storage::MatchRecord next = live.record;
   next.status = MatchStatus::kCancelled;
   next.invite_code.clear();  // Frees the code: JoinMatch no longer finds it.
   next.cancel_reason = reason;
-  next.updated_at_ms = next.ended_at_ms = clock_.NowMs();
-  if (absl::Status s = store_.UpdateMatch(next); !s.ok())
+  next.updated_at_ms = next.ended_at_ms = context_.clock.NowMs();
+  if (absl::Status s = context_.store.UpdateMatch(next); !s.ok())
     return StorageFailure(s);
   live.record = std::move(next);
-  replication_->Changed(live);
-  Snapshot(live, out);
-  Broadcast(live, MatchEvent(*out, true), /*last=*/true);
+  context_.replication->Changed(live);
+  live.View(context_.clock.NowMs(), out);
+  watchers_.Broadcast(live, MatchEvent(*out, true), /*last=*/true);
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Rematch(const std::string& id,
-                                  const std::string& player_id,
-                                  MatchView* out) {
+absl::Status MatchLifecycle::Rematch(const std::string& id,
+                                     const std::string& player_id,
+                                     MatchView* out) {
   LivePtr live;
-  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   NewMatch again;
   std::string existing;
   {
     MutexLock lock(&live->mu);
+    if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
+      return s;
+    }
     storage::MatchRecord& rec = live->record;
     bool seated = false;
     for (size_t i = 0; i < rec.seats.size(); ++i) {
@@ -190,7 +206,7 @@ absl::Status LiveMatches::Rematch(const std::string& id,
   if (existing.empty()) {
     absl::Status s = Insert(again, &existing);
     if (absl::IsAlreadyExists(s)) {
-      auto original = store_.GetMatch(id);  // Someone else was first.
+      auto original = context_.store.GetMatch(id);  // Someone else was first.
       if (!original.ok()) return StorageFailure(original.status());
       existing = original->rematch_id;
     } else if (!s.ok()) {
@@ -200,16 +216,60 @@ absl::Status LiveMatches::Rematch(const std::string& id,
     live->record.rematch_id = existing;
   }
   LivePtr next;
-  if (absl::Status s = Find(existing, &next); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(existing, &next); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
     MutexLock lock(&next->mu);
-    Touch(*next, player_id);
-    Snapshot(*next, out);
-    turn = DueCpuTurn(*next);
+    watchers_.Touch(*next, player_id);
+    next->View(context_.clock.NowMs(), out);
+    turn = cpu_turns_.Due(*next);
   }
-  Announce(std::move(turn));
+  cpu_turns_.Announce(std::move(turn));
   return absl::OkStatus();
+}
+
+absl::Status MatchLifecycle::Insert(const NewMatch& request, std::string* id) {
+  storage::MatchRecord record;
+  record.id = NewId();
+  record.game = request.shape.game;
+  record.options = request.shape.options;
+  record.seats = request.seats;
+  record.first_seat = request.first_seat;
+  record.created_by = request.creator_id;
+  record.created_at_ms = record.updated_at_ms = context_.clock.NowMs();
+  record.ranked = request.ranked;
+  record.turn_limit_s = request.shape.turn_limit_s;
+  record.rotate_first_player = request.shape.rotate_first_player;
+  record.rematch_of = request.rematch_of;
+  record.request_id = request.request_id;
+  record.request_hash = request.request_hash;
+  bool open = false;
+  for (const SeatRecord& s : record.seats)
+    open |= s.kind == SeatRecord::Kind::kOpen;
+  record.status = open ? MatchStatus::kWaiting : MatchStatus::kInProgress;
+  if (open) record.invite_code = NewInviteCode();
+  *id = record.id;
+  return context_.store.CreateMatch(record);
+}
+
+// The deadline comes from the stored record (created_at + waiting_ttl_ms),
+// so a match that was waiting before a restart expires on time after it:
+// LoadActive loads every WAITING match, and the registry indexes each.
+void MatchLifecycle::ExpireWaiting() {
+  const int64_t now = context_.clock.NowMs();
+  for (const std::string& id : registry_.TakeExpired(now)) {
+    LivePtr live;
+    if (!registry_.Find(id, &live).ok()) continue;
+    MutexLock lock(&live->mu);
+    // Started or cancelled since it was indexed: nothing to do.
+    if (live->record.status != MatchStatus::kWaiting) continue;
+    MatchView out;
+    if (!CancelWaiting(*live, kCancelledExpired, &out).ok()) {
+      // The store refused (e.g. locked for longer than its busy timeout):
+      // try again at the next tick.
+      registry_.ExpireAgain(id, now);
+    }
+  }
 }
 
 }  // namespace mancala::services

@@ -1,8 +1,8 @@
-// LiveMatches::RateEnd: the rating update of a rated match's end, computed
+// MovePath::RateEnd: the rating update of a rated match's end, computed
 // inside the move's path so the move and the new ratings are stored in one
 // write (docs/ratings.md).
 
-#include "services/match/live_matches.h"
+#include "services/match/move_path.h"
 #include "services/match/rating_book.h"
 #include "services/model/domain_error.h"
 
@@ -10,10 +10,10 @@ namespace mancala::services {
 
 using storage::MatchStatus;
 
-absl::Status LiveMatches::RateEnd(const Live& live,
-                                  const engine::State& final_state,
-                                  const storage::MoveRow& last_move,
-                                  storage::MatchUpdate* update) {
+absl::Status MovePath::RateEnd(const CachedMatch& live,
+                               const engine::State& final_state,
+                               const storage::MoveRow& last_move,
+                               storage::MatchUpdate* update) {
   const storage::MatchRecord& rec = live.record;
   const size_t n = rec.seats.size();
   // A seat that never moved itself (only the CPU for it): the match is
@@ -33,7 +33,7 @@ absl::Status LiveMatches::RateEnd(const Live& live,
     players.push_back({rec.seats[i].player_id, static_cast<int>(i),
                        final_state.outcome().ranks[i]});
   }
-  auto stored = store_.GetRatings(rec.game, ids);
+  auto stored = context_.store.GetRatings(rec.game, ids);
   if (!stored.ok()) return StorageFailure(stored.status());
   std::map<std::string, storage::RatingRecord> ratings;
   for (storage::RatingRecord& r : *stored) ratings[r.player_id] = std::move(r);

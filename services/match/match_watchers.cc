@@ -1,28 +1,40 @@
-// LiveMatches: the watchers of a match (WatchMatch streams). Events are
-// queued on the match's strand (strand_pool.h) so the mover never waits on
-// a slow stream, and a watcher sees each event once, in order.
+// The watchers of live matches and presence (match_watchers.h).
+
+#include "services/match/match_watchers.h"
 
 #include <algorithm>
+#include <vector>
 
-#include "services/match/live_matches.h"
 #include "services/model/domain_error.h"
 #include "services/model/match_errors.h"
 #include "services/model/watch_events.h"
 
 namespace mancala::services {
 
-absl::Status LiveMatches::Watch(const std::string& id,
-                                const std::string& viewer_id, int64_t after_ply,
-                                std::shared_ptr<WatchSink> sink) {
+using storage::SeatRecord;
+
+MatchWatchers::MatchWatchers(MatchContext& context, MatchRegistry& registry,
+                             const WatchFanOut& fanout, StrandPool& strands)
+    : context_(context),
+      registry_(registry),
+      fanout_(fanout),
+      strands_(strands) {}
+
+absl::Status MatchWatchers::Watch(const std::string& id,
+                                  const std::string& viewer_id,
+                                  int64_t after_ply,
+                                  std::shared_ptr<WatchSink> sink) {
   LivePtr live;
-  if (absl::Status s = FindCurrent(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
-  if (static_cast<int>(live->watchers.size()) >= options_.max_watchers) {
-    return DomainError(
-        absl::StatusCode::kResourceExhausted, "TOO_MANY_WATCHERS",
-        "this match has " + std::to_string(options_.max_watchers) +
-            " watchers already; try again later");
+  if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
+  const int max = context_.options.max_watchers;
+  if (static_cast<int>(live->watchers.size()) >= max) {
+    return DomainError(absl::StatusCode::kResourceExhausted,
+                       "TOO_MANY_WATCHERS",
+                       "this match has " + std::to_string(max) +
+                           " watchers already; try again later");
   }
   const int64_t ply = live->record.ply;
   if (after_ply > ply) return PlyAhead(after_ply, ply);
@@ -31,7 +43,7 @@ absl::Status LiveMatches::Watch(const std::string& id,
   // `ply`, then live events; each Move follows the state before it. All
   // under the match lock, so no move slips between stored and live ones.
   if (after_ply > 0 && after_ply < ply) {
-    auto rows = store_.ListMoves(id, after_ply + 1, ply - after_ply);
+    auto rows = context_.store.ListMoves(id, after_ply + 1, ply - after_ply);
     if (!rows.ok()) return StorageFailure(rows.status());
     for (const storage::MoveRow& row : *rows) {
       if (absl::Status s = sink->PushBacklog(MoveEvent(MoveOf(row))); !s.ok()) {
@@ -41,7 +53,7 @@ absl::Status LiveMatches::Watch(const std::string& id,
   }
   MatchView snapshot;
   Touch(*live, viewer_id);
-  Snapshot(*live, &snapshot);
+  live->View(context_.clock.NowMs(), &snapshot);
   // The catch-up and the snapshot are the stream's backlog, outside the
   // queue cap (event_stream.h): resuming from any ply works.
   if (absl::Status s = sink->PushBacklog(MatchEvent(snapshot, false));
@@ -60,26 +72,21 @@ absl::Status LiveMatches::Watch(const std::string& id,
   }
   live->watchers.push_back(std::move(sink));
   live->WatchersChanged();
-  if (!live->fanout) live->fanout = fanout_.NewStrand();
+  if (!live->fanout) live->fanout = strands_.NewStrand();
   return absl::OkStatus();
 }
 
-int LiveMatches::WatcherCount(const std::string& id) {
-  LivePtr live;
-  if (!Find(id, &live).ok()) return 0;
+int MatchWatchers::Count(const std::string& id) {
+  LivePtr live = registry_.Cached(id);
+  if (!live) return 0;
   MutexLock lock(&live->mu);
   return static_cast<int>(live->watchers.size());
 }
 
-void LiveMatches::Unwatch(const std::string& id,
-                          const std::shared_ptr<WatchSink>& sink) {
-  LivePtr live;
-  {
-    MutexLock lock(&mu_);
-    auto it = matches_.find(id);
-    if (it == matches_.end()) return;
-    live = it->second;
-  }
+void MatchWatchers::Unwatch(const std::string& id,
+                            const std::shared_ptr<WatchSink>& sink) {
+  LivePtr live = registry_.Cached(id);
+  if (!live) return;
   MutexLock lock(&live->mu);
   auto& w = live->watchers;
   auto it = std::find(w.begin(), w.end(), sink);
@@ -87,16 +94,17 @@ void LiveMatches::Unwatch(const std::string& id,
   w.erase(it);
   live->WatchersChanged();
   // The grace period runs from the moment the stream dropped.
-  const int64_t now = clock_.NowMs();
+  const int64_t now = context_.clock.NowMs();
   for (int seat : sink->seats) live->clock.StreamClosed(seat, now);
 }
 
-void LiveMatches::Broadcast(Live& live, WatchEventView event, bool last) {
+void MatchWatchers::Broadcast(CachedMatch& live, WatchEventView event,
+                              bool last) {
   if (!live.audience) return;
   // Converted to the wire once, on the fan-out thread, off the mover's
   // path (watch_sink.h WatchFanOut).
   live.fanout->Post(
-      [fanout = &watch_fanout_, audience = live.audience,
+      [fanout = &fanout_, audience = live.audience,
        shared = std::make_shared<const WatchEventView>(std::move(event)),
        last] { fanout->Deliver(*audience, *shared, last); });
   if (last) {
@@ -108,22 +116,61 @@ void LiveMatches::Broadcast(Live& live, WatchEventView event, bool last) {
   }
 }
 
-void LiveMatches::CloseWatchers() {
-  closed_ = true;  // Before the snapshot: a later Watch() sees it.
-  std::vector<LivePtr> all;
-  {
-    MutexLock lock(&mu_);
-    for (auto& [id, live] : matches_) all.push_back(live);
+void MatchWatchers::TellTurn(CachedMatch& live, const MatchView& match) {
+  if (live.state.is_over()) {
+    Broadcast(live, MatchEvent(match, true), /*last=*/true);
+  } else if (live.clock.deadline_ms() > 0) {
+    Broadcast(live,
+              DeadlineEvent(live.state.to_move(), live.clock.deadline_ms()));
   }
-  for (LivePtr& live : all) {
+}
+
+void MatchWatchers::Close() {
+  closed_ = true;  // Before the snapshot: a later Watch() sees it.
+  for (LivePtr& live : registry_.All()) {
     std::vector<std::shared_ptr<WatchSink>> sinks;
     {
       MutexLock lock(&live->mu);
       live->clock.CancelCpuTurn();
       sinks = live->watchers;
     }
-    for (auto& sink : sinks) {
-      sink->Close(ShuttingDown("watch again"));
+    for (auto& sink : sinks) sink->Close(ShuttingDown("watch again"));
+  }
+}
+
+void MatchWatchers::Touch(CachedMatch& live, const std::string& player_id) {
+  if (player_id.empty()) return;
+  const int64_t now = context_.clock.NowMs();
+  for (size_t i = 0; i < live.record.seats.size(); ++i) {
+    if (!live.HoldsSeat(player_id, i)) continue;
+    context_.replication->SeatSeen(live, static_cast<int>(i));
+    // Back from a stand-in: the CPU stops playing for them at once.
+    if (live.clock.Seen(i, now) && !live.state.is_over() &&
+        live.state.to_move() == static_cast<int>(i)) {
+      live.clock.CancelCpuTurn();
+    }
+  }
+  UpdatePresence(live);
+}
+
+void MatchWatchers::UpdatePresence(CachedMatch& live) {
+  const int64_t now = context_.clock.NowMs();
+  for (size_t i = 0; i < live.record.seats.size(); ++i) {
+    if (live.record.seats[i].kind != SeatRecord::Kind::kPlayer) continue;
+    if (live.clock.PresenceChanged(i, now)) BroadcastPresence(live, i, now);
+  }
+}
+
+void MatchWatchers::BroadcastPresence(CachedMatch& live, int seat,
+                                      int64_t now_ms) {
+  Broadcast(live, PresenceEvent(seat, live.clock.Present(seat, now_ms),
+                                live.clock.StandingIn(seat)));
+}
+
+void MatchWatchers::ReportStreams(CachedMatch& live) {
+  for (size_t i = 0; i < live.record.seats.size(); ++i) {
+    if (live.clock.Streaming(static_cast<int>(i))) {
+      context_.replication->SeatSeen(live, static_cast<int>(i));
     }
   }
 }

@@ -41,10 +41,12 @@ class StoredEncodings {
   // does; nullopt (not over) matches only an empty result.
   virtual bool SameResult(const std::string& stored,
                           const std::optional<ResultView>& replayed) const = 0;
-  // DATA_LOSS (BAD_STORED_DATA) if the stored move `row` would not decode
-  // (its events, its CPU reason): what the edge's conversion would refuse.
-  virtual absl::Status CheckStoredEvents(
-      const storage::MoveRow& row) const = 0;
+  // The events of the stored move `row`, decoded once (for watchers:
+  // MoveOf(row, events) is then converted without decoding again).
+  // DATA_LOSS (BAD_STORED_DATA) if the move would not decode (its events,
+  // its CPU reason): what the edge's conversion would refuse.
+  virtual absl::Status DecodeEvents(const storage::MoveRow& row,
+                                    std::vector<engine::Event>* out) const = 0;
 };
 
 }  // namespace mancala::services

@@ -4,7 +4,7 @@
 // them).
 //
 // Entries are not removed when a match starts or is cancelled: the taker
-// (LiveMatches::ExpireWaiting, services/match/match_expiry.cc) checks the
+// (MatchLifecycle::ExpireWaiting, match_lifecycle.h) checks the
 // match's state and skips those. Each entry lives at most the waiting time, and
 // creations are bounded by --create-burst and
 // --max-waiting-matches-per-player, so the index stays small.

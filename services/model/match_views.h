@@ -9,10 +9,12 @@
 #define MANCALA_SERVICES_MODEL_MATCH_VIEWS_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/events.h"
 #include "engine/rules.h"
 #include "engine/state.h"
 #include "storage/store.h"
@@ -130,9 +132,11 @@ void FillFromRecord(const storage::MatchRecord& rec, const RecordStamp& at,
 // or presence (GetMatch has them); the result as stored.
 MatchView ListedMatch(const storage::MatchRecord& rec);
 
-// One recorded move or resignation (mancala.v1.Move). Its events stay in
-// their stored encoding (stored_codec.h) until the edge builds the Move,
-// so a move read from the store is not decoded twice.
+// One recorded move or resignation (mancala.v1.Move). Its events are
+// either the engine's own (`played`: a move this node just made, or one
+// the catch-up decoded once to check it) or still in their stored
+// encoding (`events`, stored_codec.h) until the edge builds the Move, so
+// no move's events are decoded twice.
 struct MoveView {
   std::string match_id;
   int64_t ply = 0;
@@ -141,13 +145,27 @@ struct MoveView {
   bool by_cpu = false;
   int cpu_reason = 0;  // A mancala.v1.Move.CpuReason number, as stored.
   int64_t played_at_ms = 0;
-  std::string events;  // As stored (stored_codec.h EncodeEvents).
+  std::string events;  // As stored (stored_codec.h EncodeEvents); empty
+                       // when `played` is set.
+  // The events in order (engine/events.h), shared by the reply and the
+  // watchers; null when only `events` holds them.
+  std::shared_ptr<const std::vector<engine::Event>> played;
 };
 
-// The stored move `row` as a view.
+// The stored move `row` as a view, its events as stored.
 inline MoveView MoveOf(const storage::MoveRow& row) {
-  return MoveView{row.match_id, row.ply,        row.seat,         row.pit,
-                  row.by_cpu,   row.cpu_reason, row.played_at_ms, row.events};
+  return MoveView{row.match_id,     row.ply,    row.seat,
+                  row.pit,          row.by_cpu, row.cpu_reason,
+                  row.played_at_ms, row.events, nullptr};
+}
+
+// The move `row` whose events are `played` (its `events` not copied).
+inline MoveView MoveOf(
+    const storage::MoveRow& row,
+    std::shared_ptr<const std::vector<engine::Event>> played) {
+  return MoveView{row.match_id,     row.ply,    row.seat,
+                  row.pit,          row.by_cpu, row.cpu_reason,
+                  row.played_at_ms, {},         std::move(played)};
 }
 
 // The answer to a move (mancala.v1.SubmitMoveResponse): the move and the

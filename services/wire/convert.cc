@@ -98,6 +98,22 @@ void ToProto(const engine::Event& event, v1::MoveEvent* out) {
   out->set_rank(event.rank);
 }
 
+bool FromProto(const v1::MoveEvent& in, engine::Event* out) {
+  constexpr int kLast = static_cast<int>(engine::EventType::kGameOver);
+  for (int t = 0; t <= kLast; ++t) {
+    const auto type = static_cast<engine::EventType>(t);
+    if (TypeToProto(type) != in.type()) continue;
+    *out = engine::Event{};
+    out->type = type;
+    out->player = in.seat();
+    if (in.has_place()) out->place = {in.place().seat(), in.place().pit()};
+    out->count = in.count();
+    out->rank = in.rank();
+    return true;
+  }
+  return false;
+}
+
 namespace {
 v1::EndReason EndReasonToProto(engine::EndReason r) {
   using engine::EndReason;
@@ -312,7 +328,10 @@ void ToProto(const storage::SeatRecord& seat, v1::Seat* out) {
 absl::Status ToProto(const MoveView& row, v1::Move* out) {
   const std::string where = "stored move at ply " + std::to_string(row.ply) +
                             " of " + MatchName(row.match_id);
-  if (!out->ParseFromString(row.events)) {  // Holds the events.
+  if (row.played) {  // The engine's own: nothing to decode.
+    out->Clear();
+    for (const engine::Event& e : *row.played) ToProto(e, out->add_events());
+  } else if (!out->ParseFromString(row.events)) {  // Holds the events.
     return StoredDataLoss(where + ": events unreadable");
   }
   if (!v1::Move::CpuReason_IsValid(row.cpu_reason)) {

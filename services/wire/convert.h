@@ -32,6 +32,9 @@ v1::Game GameFromName(const std::string& name);
 // Engine values.
 void ToProto(const engine::Board& board, v1::Board* out);
 void ToProto(const engine::Event& event, v1::MoveEvent* out);
+// The engine's event for a stored `in` (the inverse of the above); false
+// for a type this build does not know.
+[[nodiscard]] bool FromProto(const v1::MoveEvent& in, engine::Event* out);
 // The result of a finished game (state.is_over()).
 void ResultToProto(const engine::State& state, v1::Result* out);
 

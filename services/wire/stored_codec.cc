@@ -4,6 +4,8 @@
 
 #include <google/protobuf/util/message_differencer.h>
 
+#include "services/model/domain_error.h"
+#include "services/model/names.h"
 #include "services/wire/convert.h"
 
 namespace mancala::services {
@@ -39,10 +41,23 @@ bool StoredCodec::SameResult(const std::string& stored,
   return google::protobuf::util::MessageDifferencer::Equals(was, now);
 }
 
-absl::Status StoredCodec::CheckStoredEvents(
-    const storage::MoveRow& row) const {
+absl::Status StoredCodec::DecodeEvents(const storage::MoveRow& row,
+                                       std::vector<engine::Event>* out) const {
   v1::Move move;
-  return ToProto(MoveOf(row), &move);
+  // The checks the edge makes of a stored move (events, CPU reason).
+  if (absl::Status s = ToProto(MoveOf(row), &move); !s.ok()) return s;
+  out->clear();
+  out->reserve(move.events_size());
+  for (const v1::MoveEvent& e : move.events()) {
+    engine::Event event;
+    if (!FromProto(e, &event)) {
+      return StoredDataLoss("stored move at ply " + std::to_string(row.ply) +
+                            " of " + MatchName(row.match_id) +
+                            ": unknown event type " + std::to_string(e.type()));
+    }
+    out->push_back(event);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace mancala::services

@@ -26,7 +26,8 @@ class StoredCodec final : public StoredEncodings {
   // Compared as messages, not bytes.
   bool SameResult(const std::string& stored,
                   const std::optional<ResultView>& replayed) const override;
-  absl::Status CheckStoredEvents(const storage::MoveRow& row) const override;
+  absl::Status DecodeEvents(const storage::MoveRow& row,
+                            std::vector<engine::Event>* out) const override;
 };
 
 }  // namespace mancala::services

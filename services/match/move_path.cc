@@ -1,9 +1,8 @@
-// LiveMatches: the path of a move (a player's, the computer's, a
-// resignation): checked against the live state, stored with the ply check,
-// and only then answered and told to the watchers.
+// The path of a move (move_path.h).
+
+#include "services/match/move_path.h"
 
 #include "services/base/text.h"
-#include "services/match/live_matches.h"
 #include "services/match/rating_book.h"
 #include "services/model/domain_error.h"
 #include "services/model/match_errors.h"
@@ -25,17 +24,25 @@ std::string RequestKey(const MoveRequest& move) {
 
 }  // namespace
 
-absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
-                               MoveReply* out) {
+MovePath::MovePath(MatchContext& context, MatchRegistry& registry,
+                   MatchWatchers& watchers, CpuTurns& cpu_turns)
+    : context_(context),
+      registry_(registry),
+      watchers_(watchers),
+      cpu_turns_(cpu_turns) {}
+
+absl::Status MovePath::Play(const std::string& id, const MoveRequest& move,
+                            MoveReply* out) {
   LivePtr live;
-  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
     MutexLock lock(&live->mu);
     // A client ahead of the cache saw a move made on another node.
     if (move.expected_ply.has_value() &&
         *move.expected_ply > live->record.ply) {
-      if (absl::Status s = replication_->Refresh(*live); !s.ok()) return s;
+      if (absl::Status s = context_.replication->Refresh(*live); !s.ok())
+        return s;
     }
     storage::MatchRecord& rec = live->record;
     bool seated = false;
@@ -46,11 +53,11 @@ absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
       return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
                          "you hold no seat in " + MatchName(id));
     }
-    Touch(*live, move.player_id);
+    watchers_.Touch(*live, move.player_id);
     if (!move.request_id.empty()) {
       // A repeat of a request gets the first answer, whatever happened
       // since; the move is never applied twice.
-      auto first = store_.FindMoveByRequestId(id, RequestKey(move));
+      auto first = context_.store.FindMoveByRequestId(id, RequestKey(move));
       if (first.ok()) {
         if (first->pit != move.pit) {
           return DomainError(
@@ -93,16 +100,16 @@ absl::Status LiveMatches::Play(const std::string& id, const MoveRequest& move,
         !s.ok()) {
       return s;
     }
-    turn = DueCpuTurn(*live);
+    turn = cpu_turns_.Due(*live);
     return absl::OkStatus();
   });
-  Announce(std::move(turn));
+  cpu_turns_.Announce(std::move(turn));
   return answer;
 }
 
-absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
+absl::Status MovePath::PlayCpu(const CpuTurn& turn, int pit) {
   LivePtr live;
-  if (absl::Status s = Find(turn.match_id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(turn.match_id, &live); !s.ok()) return s;
   std::optional<CpuTurn> next;
   {
     MutexLock lock(&live->mu);
@@ -125,20 +132,20 @@ absl::Status LiveMatches::PlayCpu(const CpuTurn& turn, int pit) {
       // request starts from the stored match.
       if (absl::IsAborted(s)) {
         static_cast<void>(
-            replication_->Refresh(*live));  // A failed read waits.
+            context_.replication->Refresh(*live));  // A failed read waits.
       }
       return s;
     }
-    next = DueCpuTurn(*live);
+    next = cpu_turns_.Due(*live);
   }
-  Announce(std::move(next));
+  cpu_turns_.Announce(std::move(next));
   return absl::OkStatus();
 }
 
-absl::Status LiveMatches::Resign(const std::string& id,
-                                 const std::string& player_id, MatchView* out) {
+absl::Status MovePath::Resign(const std::string& id,
+                              const std::string& player_id, MatchView* out) {
   LivePtr live;
-  if (absl::Status s = Find(id, &live); !s.ok()) return s;
+  if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   absl::Status answer = RetryLostRace(*live, [&]() -> absl::Status {
     MutexLock lock(&live->mu);
@@ -153,7 +160,7 @@ absl::Status LiveMatches::Resign(const std::string& id,
       return DomainError(absl::StatusCode::kPermissionDenied, "NOT_A_SEAT",
                          "you hold no seat in " + MatchName(id));
     }
-    Touch(*live, player_id);
+    watchers_.Touch(*live, player_id);
     if (live->record.status != MatchStatus::kInProgress) {
       return NotStarted(live->record);
     }
@@ -167,17 +174,17 @@ absl::Status LiveMatches::Resign(const std::string& id,
       return s;
     }
     *out = std::move(reply.match);
-    turn = DueCpuTurn(*live);
+    turn = cpu_turns_.Due(*live);
     return absl::OkStatus();
   });
-  Announce(std::move(turn));
+  cpu_turns_.Announce(std::move(turn));
   return answer;
 }
 
-absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
-                                        CpuReason cpu_reason,
-                                        const std::string& request_id,
-                                        MoveReply* reply) {
+absl::Status MovePath::ApplyAndStore(CachedMatch& live, int seat, int pit,
+                                     CpuReason cpu_reason,
+                                     const std::string& request_id,
+                                     MoveReply* reply) {
   engine::State next = live.state;
   engine::MoveRecord record;
   auto err = pit < 0 ? next.Resign(seat, &record) : next.Apply(pit, &record);
@@ -192,19 +199,24 @@ absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
   row.pit = pit;
   row.by_cpu = cpu_reason != CpuReason::kNone;
   row.cpu_reason = static_cast<int>(cpu_reason);
-  row.played_at_ms = clock_.NowMs();
-  row.events = encodings_.EncodeEvents(record.events);
+  row.played_at_ms = context_.clock.NowMs();
+  row.events = context_.encodings.EncodeEvents(record.events);
+  // The engine's events, shared by the reply and the watchers: neither
+  // decodes row.events back.
+  const std::shared_ptr<const std::vector<engine::Event>> played =
+      std::make_shared<const std::vector<engine::Event>>(
+          std::move(record.events));
   row.request_id = request_id;
   storage::MatchUpdate update;
-  replication_->SetDue(live, next, &update);
+  context_.replication->SetDue(live, next, &update);
   if (!next.is_over()) {
-    return Commit(live, std::move(next), std::move(row), update, reply);
+    return Commit(live, std::move(next), std::move(row), played, update, reply);
   }
   update.status = MatchStatus::kFinished;
   update.ended_at_ms = row.played_at_ms;
-  update.result = encodings_.EncodeResult(next);
+  update.result = context_.encodings.EncodeResult(next);
   if (!IsRatedMatch(live.record)) {
-    return Commit(live, std::move(next), std::move(row), update, reply);
+    return Commit(live, std::move(next), std::move(row), played, update, reply);
   }
   // Held from reading the ratings until the move is stored: the rating
   // updates of matches sharing a player never interleave (docs/ratings.md).
@@ -212,39 +224,41 @@ absl::Status LiveMatches::ApplyAndStore(Live& live, int seat, int pit,
   // Another node may rate the same players meanwhile (this lock is one
   // process's): with notices (PostgreSQL) the store writes only over the
   // ratings this end was computed from, and a refusal is recomputed.
-  MutexLock ratings_lock(&ratings_mu_);
+  MutexLock ratings_lock(&context_.ratings_mu);
   constexpr int kAttempts = 5;
   for (int tries = 1;; ++tries) {
     storage::MatchUpdate rated = update;
-    rated.check_before = replication_->RatingsShared();
+    rated.check_before = context_.replication->RatingsShared();
     if (absl::Status s = RateEnd(live, next, row, &rated); !s.ok()) return s;
     bool ratings_moved = false;
-    absl::Status s = Commit(live, next, row, rated, reply, &ratings_moved);
+    absl::Status s =
+        Commit(live, next, row, played, rated, reply, &ratings_moved);
     if (!ratings_moved || tries == kAttempts) return s;
   }
 }
 
-absl::Status LiveMatches::Commit(Live& live, engine::State next,
-                                 storage::MoveRow row,
-                                 const storage::MatchUpdate& update,
-                                 MoveReply* reply, bool* ratings_moved) {
+absl::Status MovePath::Commit(
+    CachedMatch& live, engine::State next, storage::MoveRow row,
+    std::shared_ptr<const std::vector<engine::Event>> played,
+    const storage::MatchUpdate& update, MoveReply* reply, bool* ratings_moved) {
   // The reply is part of the stored row (idempotent requests), so it is
   // built first, from the state the move leaves; the live match moves on
   // only once the store took the move, so a refused move changes nothing.
   const bool over = next.is_over();
-  const Progress after{
+  const CachedMatch::Progress after{
       next,
       {update.status, row.ply, row.played_at_ms, update.ended_at_ms},
       live.clock.DeadlineOfTurn(row.played_at_ms, over)};
   MoveReply answer;
-  Snapshot(live, after, &answer.match);
-  answer.move = MoveOf(row);
+  live.View(after, context_.clock.NowMs(), &answer.match);
+  answer.move = MoveOf(row, std::move(played));
   if (!row.request_id.empty()) {
-    if (absl::Status s = encodings_.EncodeReply(answer, &row.reply); !s.ok()) {
+    if (absl::Status s = context_.encodings.EncodeReply(answer, &row.reply);
+        !s.ok()) {
       return s;
     }
   }
-  if (absl::Status s = store_.AppendMove(row, update); !s.ok()) {
+  if (absl::Status s = context_.store.AppendMove(row, update); !s.ok()) {
     if (ratings_moved != nullptr) {
       *ratings_moved = absl::IsFailedPrecondition(s);
     }
@@ -261,28 +275,19 @@ absl::Status LiveMatches::Commit(Live& live, engine::State next,
   rec.result = update.result;
   if (!row.by_cpu) live.moved_self[row.seat] = true;
   live.clock.StartTurn(row.played_at_ms, over);
-  replication_->Changed(live);
+  context_.replication->Changed(live);
   live.clock.CancelCpuTurn();  // Any search for the previous ply is moot.
   if (live.audience) {         // Events are built only for someone to watch.
-    Broadcast(live, MoveEvent(answer.move));
+    watchers_.Broadcast(live, MoveEvent(answer.move));
   }
-  TellTurn(live, answer.match);
+  watchers_.TellTurn(live, answer.match);
   if (reply != nullptr) *reply = std::move(answer);
   return absl::OkStatus();
 }
 
-void LiveMatches::TellTurn(Live& live, const MatchView& match) {
-  if (live.state.is_over()) {
-    Broadcast(live, MatchEvent(match, true), /*last=*/true);
-  } else if (live.clock.deadline_ms() > 0) {
-    Broadcast(live,
-              DeadlineEvent(live.state.to_move(), live.clock.deadline_ms()));
-  }
-}
-
-absl::Status LiveMatches::RetryLostRace(
-    Live& live, const std::function<absl::Status()>& attempt) {
-  const int attempts = replication_->MoveAttempts();
+absl::Status MovePath::RetryLostRace(
+    CachedMatch& live, const std::function<absl::Status()>& attempt) {
+  const int attempts = context_.replication->MoveAttempts();
   for (int tries = 1;; ++tries) {
     int64_t ply = 0;
     MatchStatus status;
@@ -296,7 +301,7 @@ absl::Status LiveMatches::RetryLostRace(
     // Refused: answer on the stored match if it differs from the cached
     // one the attempt started from.
     MutexLock lock(&live.mu);
-    if (!replication_->Refresh(live).ok()) return s;
+    if (!context_.replication->Refresh(live).ok()) return s;
     if (live.record.ply == ply && live.record.status == status) return s;
   }
 }
