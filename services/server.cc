@@ -239,8 +239,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     impl->matches->ShareDatabase(std::move(store->notices),
                                  impl->cluster.get());
     claim = [node = impl->cluster.get()](const CpuTurn& turn) {
+      // CpuReason and DueReason share their numbers (due_turns.h).
       return node->Claim(turn.match_id, turn.ply,
-                         turn.reason == CpuReason::kStandIn);
+                         static_cast<storage::DueReason>(turn.reason));
     };
   }
   impl->cpu = std::make_unique<CpuWorker>(*impl->matches, options.cpu_threads,

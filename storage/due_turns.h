@@ -16,6 +16,11 @@
 //   match's current ply, unexpired, and its node is alive
 //   (node_registry.h: heartbeat younger than `dead_after_ms`).
 //
+// - When the service came back after no node was alive (a restart of the
+//   only node, a database outage: NodeRegistry::Heartbeat): from then on
+//   every seat counts as seen then, and every turn as started then, at the
+//   earliest, so nobody pays for the time the service was away.
+//
 // A due turn is played exactly once: a node plays it only after Claim()
 // returned true, and the ply-checked append refuses a second move at one
 // ply anyway (store.h AppendMove).
@@ -60,7 +65,8 @@ class DueTurns {
   // In-progress matches whose next automatic action is due now and that no
   // live node has claimed, most overdue first, at most `limit`. The reason
   // is the first that holds: a CPU seat; the turn deadline passed; the
-  // seat's player unseen for grace_ms. A deadline that passed while the
+  // seat's player unseen for grace_ms (both counted from the service's
+  // return at the earliest). A deadline that passed while the
   // player's node was dead is not listed but moved to now + grace_ms
   // (an outage never times a player out; the player's seat is marked as
   // seen by no node, so the new deadline counts).
@@ -71,11 +77,14 @@ class DueTurns {
   // already); false if the match is no longer at `ply` in progress, another
   // live node holds an unexpired claim on it, or, for a stand-in
   // (`stand_in_grace_ms` > 0), another node saw the seat's player within
-  // that long (the player is there, not here).
+  // that long (the player is there, not here) or the service came back
+  // less than that long ago; for a timeout (`timeout`), the service came
+  // back less than a turn limit ago (the turn started again then).
   virtual absl::StatusOr<bool> Claim(const std::string& match_id, int64_t ply,
                                      const std::string& node_id, int64_t ttl_ms,
                                      int64_t dead_after_ms,
-                                     int64_t stand_in_grace_ms = 0) = 0;
+                                     int64_t stand_in_grace_ms = 0,
+                                     bool timeout = false) = 0;
   // Records that `node_id` saw `seat`'s player now (database clock).
   virtual absl::Status MarkSeen(const std::string& match_id, int seat,
                                 const std::string& node_id) = 0;

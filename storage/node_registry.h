@@ -25,7 +25,13 @@ class NodeRegistry {
   virtual ~NodeRegistry() = default;
 
   // Inserts `node_id`'s row or sets its heartbeat to the database's now.
-  virtual absl::Status Heartbeat(const std::string& node_id) = 0;
+  // True when no node (this one included) had beaten within
+  // `dead_after_ms` before while a match is in progress: the service was
+  // away (a restart of the only node, a database outage), and this beat
+  // records that it is back now (due_turns.h: grace periods and turns
+  // start again).
+  virtual absl::StatusOr<bool> Heartbeat(const std::string& node_id,
+                                         int64_t dead_after_ms) = 0;
   // Deletes the row (a draining node): peers stop honouring its claims at
   // once instead of after the grace period. OK if there was none.
   virtual absl::Status Remove(const std::string& node_id) = 0;

@@ -20,7 +20,8 @@ class PgNodeRegistry final : public NodeRegistry {
  public:
   explicit PgNodeRegistry(PgPool& pool) : pool_(pool) {}
 
-  absl::Status Heartbeat(const std::string& node_id) override;
+  absl::StatusOr<bool> Heartbeat(const std::string& node_id,
+                                 int64_t dead_after_ms) override;
   absl::Status Remove(const std::string& node_id) override;
   absl::StatusOr<std::vector<std::string>> LiveNodes(
       int64_t dead_after_ms) override;
@@ -39,7 +40,8 @@ class PgDueTurns final : public DueTurns {
   absl::StatusOr<bool> Claim(const std::string& match_id, int64_t ply,
                              const std::string& node_id, int64_t ttl_ms,
                              int64_t dead_after_ms,
-                             int64_t stand_in_grace_ms = 0) override;
+                             int64_t stand_in_grace_ms = 0,
+                             bool timeout = false) override;
   absl::Status MarkSeen(const std::string& match_id, int seat,
                         const std::string& node_id) override;
   absl::StatusOr<bool> SeenWithin(const std::string& match_id, int seat,

@@ -10,17 +10,28 @@ constexpr char kLiveNode[] =
     "SELECT id FROM nodes WHERE heartbeat_at > now() - $1::bigint * "
     "interval '1 ms'";
 
+// When the service last came back after no node was alive (NULL: never;
+// migration 5): a turn and a grace period count from then at the earliest.
+constexpr char kResumed[] = "(SELECT at FROM service_resumed)";
+
 // The turn to move of every in-progress match that no live node has
 // claimed, with its deadline (a match not yet moved in has none stored: its
-// turn started when it was last updated) and when its player was last seen.
+// turn started when it was last updated) and when its player was last seen,
+// both as if the turn had started, and the player been seen, when the
+// service came back, if that is later (greatest() skips a NULL).
 // $1: dead_after_ms.
 std::string Candidates() {
   return std::string("WITH live AS (") + kLiveNode +
          "), c AS (SELECT m.id, m.ply, t.seat, s.kind, s.seen_node, "
-         "CASE WHEN m.turn_limit_s > 0 THEN coalesce(m.due_at, "
+         "CASE WHEN m.turn_limit_s > 0 THEN greatest(coalesce(m.due_at, "
          "to_timestamp(m.updated_at_ms / 1000.0) + m.turn_limit_s * "
-         "interval '1 s') END AS deadline, "
-         "coalesce(s.seen_at, to_timestamp(m.updated_at_ms / 1000.0)) AS seen "
+         "interval '1 s'), " +
+         kResumed +
+         " + m.turn_limit_s * interval '1 s') END AS deadline, "
+         "greatest(coalesce(s.seen_at, to_timestamp(m.updated_at_ms / "
+         "1000.0)), " +
+         kResumed +
+         ") AS seen "
          "FROM matches m "
          "CROSS JOIN LATERAL (SELECT coalesce(m.to_move, m.first_seat) AS "
          "seat) t "
@@ -82,7 +93,8 @@ absl::StatusOr<std::vector<DueTurn>> PgDueTurns::ListDue(
 absl::StatusOr<bool> PgDueTurns::Claim(const std::string& match_id, int64_t ply,
                                        const std::string& node_id,
                                        int64_t ttl_ms, int64_t dead_after_ms,
-                                       int64_t stand_in_grace_ms) {
+                                       int64_t stand_in_grace_ms,
+                                       bool timeout) {
   bool claimed = false;
   absl::Status s = pool_.Run("claim turn", [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);
@@ -99,8 +111,16 @@ absl::StatusOr<bool> PgDueTurns::Claim(const std::string& match_id, int64_t ply,
         "FROM seats s WHERE s.match_id = m.id AND s.seat = "
         "coalesce(m.to_move, m.first_seat) AND s.seen_node <> $3 AND "
         "s.seen_node <> '' AND s.seen_at > now() - $6::bigint * "
-        "interval '1 ms'))",
-        match_id, ply, node_id, ttl_ms, dead_after_ms, stand_in_grace_ms);
+        "interval '1 ms')) "
+        // Nobody is absent, and no turn is over, sooner than a grace
+        // period or a full turn after the service came back.
+        "AND ($6::bigint <= 0 OR NOT EXISTS (SELECT 1 FROM service_resumed "
+        "WHERE at > now() - $6::bigint * interval '1 ms')) "
+        "AND (NOT $7::boolean OR m.turn_limit_s <= 0 OR NOT EXISTS (SELECT 1 "
+        "FROM service_resumed WHERE at + m.turn_limit_s * interval '1 s' > "
+        "now()))",
+        match_id, ply, node_id, ttl_ms, dead_after_ms, stand_in_grace_ms,
+        timeout);
     claimed = r.affected_rows() == 1;
     return absl::OkStatus();
   });

@@ -4,15 +4,30 @@
 
 namespace mancala::storage {
 
-absl::Status PgNodeRegistry::Heartbeat(const std::string& node_id) {
-  return pool_.Run("heartbeat", [&](pqxx::connection& c) {
+absl::StatusOr<bool> PgNodeRegistry::Heartbeat(const std::string& node_id,
+                                               int64_t dead_after_ms) {
+  bool resumed = false;
+  absl::Status s = pool_.Run("heartbeat", [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);
-    tx.exec_params(
-        "INSERT INTO nodes (id, heartbeat_at) VALUES ($1, now()) "
-        "ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()",
-        node_id);
+    // One statement: every part sees the nodes as they were before this
+    // beat, so "nobody was alive" includes this node's own last beat. Only
+    // matches in progress have turns and seats to restart: a service that
+    // comes back with none (a new cluster) records nothing.
+    pqxx::result r = tx.exec_params(
+        "WITH away AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE "
+        "heartbeat_at > now() - $2::bigint * interval '1 ms') AND EXISTS "
+        "(SELECT 1 FROM matches WHERE status = 'in_progress')), "
+        "back AS (INSERT INTO service_resumed (id, at) SELECT 1, now() FROM "
+        "away ON CONFLICT (id) DO UPDATE SET at = excluded.at RETURNING 1), "
+        "beat AS (INSERT INTO nodes (id, heartbeat_at) VALUES ($1, now()) "
+        "ON CONFLICT (id) DO UPDATE SET heartbeat_at = now() RETURNING 1) "
+        "SELECT (SELECT count(*) FROM back), (SELECT count(*) FROM beat)",
+        node_id, dead_after_ms);
+    resumed = r[0][0].as<int>() > 0;
     return absl::OkStatus();
   });
+  if (!s.ok()) return s;
+  return resumed;
 }
 
 absl::Status PgNodeRegistry::Remove(const std::string& node_id) {

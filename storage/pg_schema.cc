@@ -177,6 +177,16 @@ ALTER TABLE seats
 CREATE INDEX matches_in_progress ON matches (id)
   WHERE status = 'in_progress';
 )sql",
+      // 5: when the service last came back after no node was alive (a
+      // restart of the only node, a database outage): every seat's grace
+      // period and the turn to move count from then (docs/cluster.md "The
+      // service was away"). One row at most.
+      R"sql(
+CREATE TABLE service_resumed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at TIMESTAMPTZ NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -33,12 +33,12 @@ absl::StatusOr<std::unique_ptr<ClusterNode>> ClusterNode::Start(
         "the heartbeat interval must be shorter than the grace period, or "
         "live nodes would count as dead");
   }
-  if (absl::Status s = tables.nodes->Heartbeat(options.node_id); !s.ok()) {
-    return s;
-  }
+  auto resumed = tables.nodes->Heartbeat(options.node_id, options.grace_ms);
+  if (!resumed.ok()) return resumed.status();
   std::unique_ptr<ClusterNode> node(new ClusterNode(
       std::move(tables), std::move(options), std::move(on_due)));
   ClusterNode* p = node.get();
+  if (*resumed) p->LogResumed();
   p->beater_ = std::thread([p] {
     while (p->Wait(p->options_.heartbeat)) p->Beat();
   });
@@ -86,9 +86,21 @@ void ClusterNode::Warn(const char* what, const absl::Status& s) {
 }
 
 void ClusterNode::Beat() {
-  absl::Status s = tables_.nodes->Heartbeat(options_.node_id);
-  if (!s.ok()) Warn("heartbeat", s);
+  auto resumed = tables_.nodes->Heartbeat(options_.node_id, options_.grace_ms);
+  if (!resumed.ok()) {
+    Warn("heartbeat", resumed.status());
+  } else if (*resumed) {
+    LogResumed();
+  }
   ForgetDeadNodes();
+}
+
+void ClusterNode::LogResumed() {
+  spdlog::warn(
+      "cluster node {}: no node had beaten for {} ms (a restart, or the "
+      "database was away); every seat's grace period and every turn start "
+      "again now",
+      options_.node_id, options_.grace_ms);
 }
 
 void ClusterNode::ForgetDeadNodes() {
@@ -107,10 +119,12 @@ void ClusterNode::ForgetDeadNodes() {
 }
 
 bool ClusterNode::Claim(const std::string& match_id, int64_t ply,
-                        bool stand_in) {
+                        storage::DueReason reason) {
+  const bool stand_in = reason == storage::DueReason::kStandIn;
   auto claimed =
       tables_.due->Claim(match_id, ply, options_.node_id, options_.claim_ttl_ms,
-                         options_.grace_ms, stand_in ? options_.grace_ms : 0);
+                         options_.grace_ms, stand_in ? options_.grace_ms : 0,
+                         /*timeout=*/reason == storage::DueReason::kTimeout);
   return claimed.ok() && *claimed;
 }
 
@@ -162,8 +176,7 @@ void ClusterNode::Sweep() {
     Warn("sweep", due.status());
   } else {
     for (const storage::DueTurn& turn : *due) {
-      if (Claim(turn.match_id, turn.ply,
-                turn.reason == storage::DueReason::kStandIn)) {
+      if (Claim(turn.match_id, turn.ply, turn.reason)) {
         on_due_(turn);
       }
     }

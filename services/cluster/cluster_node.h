@@ -79,7 +79,11 @@ class ClusterNode {
 
   // Claims the turn after `ply` of `match_id` for this node; a stand-in
   // only if no other node saw the player within the grace period.
-  bool Claim(const std::string& match_id, int64_t ply, bool stand_in);
+  // `reason` is why the computer moves: a stand-in or a timeout is not
+  // claimed while the service's return restarted the grace period or the
+  // turn (storage/due_turns.h).
+  bool Claim(const std::string& match_id, int64_t ply,
+             storage::DueReason reason);
   // This node holds `seat`'s player now.
   void SeatSeen(const std::string& match_id, int seat);
   // Stops sweeping and beating, then deletes the node's row. Idempotent.
@@ -91,6 +95,8 @@ class ClusterNode {
   ClusterNode(storage::ClusterTables tables, ClusterOptions options,
               DueListener on_due);
   void Beat();
+  // Logs that this node's beat found the service away and back.
+  void LogResumed();
   void Sweep();
   // Deletes long-dead nodes' rows if a minute has passed since the last time.
   void ForgetDeadNodes();

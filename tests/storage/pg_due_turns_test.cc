@@ -33,8 +33,11 @@ class PgDueTurnsTest : public testing::PostgresTest {
     pool_ = *std::move(pool);
     nodes_ = std::make_unique<PgNodeRegistry>(*pool_);
     due_ = std::make_unique<PgDueTurns>(*pool_);
-    ASSERT_TRUE(nodes_->Heartbeat("A").ok());
-    ASSERT_TRUE(nodes_->Heartbeat("B").ok());
+    ASSERT_TRUE(nodes_->Heartbeat("A", kMinute).ok());
+    ASSERT_TRUE(nodes_->Heartbeat("B", kMinute).ok());
+    // A's first beat found nobody alive and recorded the service's return;
+    // the tests below start from a service that has always been up.
+    Sql("DELETE FROM service_resumed");
   }
 
   // Player p1 (seat 0) against a CPU (seat 1), seat 1 to move first, in
@@ -95,7 +98,8 @@ TEST_F(PgDueTurnsTest, HeartbeatsMakeNodesLiveAndRemoveEndsThem) {
   Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes' "
       "WHERE id = 'A'");
   EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"B"}));
-  ASSERT_TRUE(nodes_->Heartbeat("A").ok());  // Back: the same row again.
+  ASSERT_TRUE(
+      nodes_->Heartbeat("A", kMinute).ok());  // Back: the same row again.
   EXPECT_EQ(*nodes_->LiveNodes(kMinute), (std::vector<std::string>{"A", "B"}));
   ASSERT_TRUE(nodes_->Remove("B").ok());
   ASSERT_TRUE(nodes_->Remove("B").ok());  // Idempotent.
@@ -103,7 +107,7 @@ TEST_F(PgDueTurnsTest, HeartbeatsMakeNodesLiveAndRemoveEndsThem) {
 }
 
 TEST_F(PgDueTurnsTest, ForgetDeletesOnlyTheRowsSilentForLongerThanAsked) {
-  ASSERT_TRUE(nodes_->Heartbeat("C").ok());
+  ASSERT_TRUE(nodes_->Heartbeat("C", kMinute).ok());
   Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 hours' "
       "WHERE id = 'A'");
   Sql("UPDATE nodes SET heartbeat_at = now() - interval '30 minutes' "
@@ -185,7 +189,7 @@ TEST_F(PgDueTurnsTest, ADeadOrRemovedNodesClaimsLapseAtOnce) {
   Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes' "
       "WHERE id = 'A'");
   EXPECT_TRUE(Claim("B", "m1", 0));  // A is dead: its claim counts no more.
-  ASSERT_TRUE(nodes_->Heartbeat("A").ok());
+  ASSERT_TRUE(nodes_->Heartbeat("A", kMinute).ok());
   EXPECT_FALSE(Claim("B", "m2", 0));      // A lives again, and so does m2's.
   ASSERT_TRUE(nodes_->Remove("A").ok());  // Drained.
   EXPECT_TRUE(Claim("B", "m2", 0));
@@ -277,6 +281,86 @@ TEST_F(PgDueTurnsTest, AnOutageNeverTimesAPlayerOut) {
   std::vector<DueTurn> due = Due(10'000);
   ASSERT_EQ(due.size(), 1u);
   EXPECT_EQ(due[0].reason, DueReason::kTimeout);
+}
+
+TEST_F(PgDueTurnsTest, TheFirstBeatAfterNoNodeWasAliveRecordsTheServiceBack) {
+  EXPECT_EQ(Scalar("SELECT count(*) FROM service_resumed"), "0");
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes'");
+  auto beat = nodes_->Heartbeat("C", kMinute);
+  ASSERT_TRUE(beat.ok()) << beat.status();
+  EXPECT_FALSE(*beat);  // No match in progress: nothing to start again.
+  CreateMatch("m1");
+  beat = nodes_->Heartbeat("E", kMinute);  // C is alive: it just beat.
+  ASSERT_TRUE(beat.ok()) << beat.status();
+  EXPECT_FALSE(*beat);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM service_resumed"), "0");
+  // Everyone silent for 2 minutes (a database outage, the only node down)
+  // with m1 in progress: the next beat, whoever's, finds the service back.
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes'");
+  beat = nodes_->Heartbeat("B", kMinute);
+  ASSERT_TRUE(beat.ok()) << beat.status();
+  EXPECT_TRUE(*beat);
+  EXPECT_EQ(Scalar("SELECT at > now() - interval '10 s' FROM service_resumed"),
+            "t");
+  beat = nodes_->Heartbeat("B", kMinute);
+  EXPECT_FALSE(*beat);       // B's own last beat is recent.
+  Sql("DELETE FROM nodes");  // Every node drained: a restart.
+  beat = nodes_->Heartbeat("D", kMinute);
+  EXPECT_TRUE(*beat);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM service_resumed"), "1");
+}
+
+// A match whose turn (limit 30 s) was due a minute ago and whose player
+// was last seen 2 minutes ago, by a live node (so not the dead-node rule).
+TEST_F(PgDueTurnsTest, NobodyPaysForTheTimeTheServiceWasAway) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());  // p1 (seat 0) to move.
+  Sql("UPDATE matches SET due_at = now() - interval '1 minute'");
+  Sql("UPDATE seats SET seen_node = 'B', seen_at = now() - "
+      "interval '2 minutes' WHERE seat = 0");
+  CreateMatch("m2");  // No turn limit: only presence counts.
+  ASSERT_TRUE(Append("m2", 1, 1, 0, 0).ok());
+  Sql("UPDATE seats SET seen_node = 'B', seen_at = now() - "
+      "interval '2 minutes' WHERE match_id = 'm2' AND seat = 0");
+  auto reasons = [&] {
+    std::string out;
+    for (const DueTurn& t : Due()) {
+      out +=
+          t.match_id + ":" + std::to_string(static_cast<int>(t.reason)) + " ";
+    }
+    return out;
+  };
+  auto claim = [&](const std::string& id, int64_t stand_in_grace_ms,
+                   bool timeout) {
+    auto claimed =
+        due_->Claim(id, 1, "A", kMinute, kMinute, stand_in_grace_ms, timeout);
+    EXPECT_TRUE(claimed.ok()) << claimed.status();
+    return claimed.ok() && *claimed;
+  };
+  // The service never left: the deadline passed, p2's player is absent.
+  EXPECT_EQ(reasons(), "m1:2 m2:3 ");
+
+  // It came back just now: a fresh turn (30 s) and a fresh grace (1 min).
+  Sql("INSERT INTO service_resumed VALUES (1, now())");
+  EXPECT_EQ(reasons(), "");
+  EXPECT_FALSE(claim("m1", 0, /*timeout=*/true));
+  EXPECT_FALSE(claim("m2", kMinute, /*timeout=*/false));
+  EXPECT_TRUE(claim("m2", 0, false));  // A CPU seat's turn is not held up.
+
+  // 45 s ago: the fresh turn is over, the grace period not yet.
+  Sql("UPDATE service_resumed SET at = now() - interval '45 seconds'");
+  Sql("UPDATE matches SET claim_node = NULL, claim_ply = NULL, "
+      "claim_until = NULL");  // No claim.
+  EXPECT_EQ(reasons(), "m1:2 ");
+  EXPECT_TRUE(claim("m1", 0, /*timeout=*/true));
+  EXPECT_FALSE(claim("m2", kMinute, false));
+
+  // 2 minutes ago: both count from their own times again.
+  Sql("UPDATE service_resumed SET at = now() - interval '2 minutes'");
+  Sql("UPDATE matches SET claim_node = NULL, claim_ply = NULL, "
+      "claim_until = NULL");  // No claim.
+  EXPECT_EQ(reasons(), "m1:2 m2:3 ");
+  EXPECT_TRUE(claim("m2", kMinute, false));
 }
 
 }  // namespace
