@@ -54,8 +54,13 @@ TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
   }
   EXPECT_GT(r.errors[grpc::StatusCode::RESOURCE_EXHAUSTED], 0)
       << "96 calls in flight never met the bound of " << kBound;
-  // The server's threads grew by at most the bound of call threads.
-  EXPECT_LE(r.max_threads, idle + kBound) << "idle " << idle;
+  // The server's threads grew by at most the bound of call threads, plus
+  // the helpers gRPC starts on its own under load, which are not call
+  // threads: its timer pool ("grpc_global_tim" in /proc/<pid>/task/*/comm)
+  // goes from 1 thread to 2 (seen once as 25 against 20 idle + 4).
+  // Without the bound, 96 calls in flight would add dozens.
+  constexpr int kGrpcHelpers = 2;
+  EXPECT_LE(r.max_threads, idle + kBound + kGrpcHelpers) << "idle " << idle;
 }
 
 }  // namespace
