@@ -110,9 +110,12 @@ class Node:
 class Cluster:
     """A fresh database and the nodes started on it."""
 
-    def __init__(self, mancalad, stubs_dir):
+    def __init__(self, mancalad, stubs_dir, server=None):
+        """`server`: the DSN of the PostgreSQL server to create the database
+        on; MANCALA_TEST_PG_DSN by default (a test that runs a server of its
+        own, as pg_db_outage_test.py does, passes its DSN)."""
         load_stubs(stubs_dir)
-        server = os.environ.get("MANCALA_TEST_PG_DSN")
+        server = server or os.environ.get("MANCALA_TEST_PG_DSN")
         if not server:
             if os.environ.get("CI") == "true":
                 print("FAIL: MANCALA_TEST_PG_DSN is not set (CI=true)")
