@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "services/admin_token.h"
-#include "services/api/log_limit.h"
+#include "services/api/protobuf_log.h"
 #include "services/base/build_info.h"
 #include "services/base/logging.h"
 #include "services/server.h"
@@ -60,6 +60,19 @@ int main(int argc, char** argv) {
                  "database before the call answers UNAVAILABLE (ms; "
                  "PostgreSQL: the sessions' lock_timeout)")
       ->check(CLI::Range(0, 600000))
+      ->capture_default_str();
+  app.add_option("--db-call-timeout-ms", options.db_call_timeout_ms,
+                 "the longest a request's database work may take when its "
+                 "deadline is later or unset (ms; PostgreSQL: also every "
+                 "pooled call and the sessions' statement_timeout); an "
+                 "earlier deadline ends it sooner")
+      ->check(CLI::Range(100, 600000))
+      ->capture_default_str();
+  app.add_option("--db-max-size-mb", options.db_max_size_mb,
+                 "SQLite: the most the database may grow to (MiB; 0 = no "
+                 "cap); writes past it answer RESOURCE_EXHAUSTED "
+                 "(STORAGE_FULL), as on a full disk, while reads go on")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30))
       ->capture_default_str();
   app.add_option("--db-readers", options.db_read_connections,
                  "SQLite: read-only database connections serving reads")

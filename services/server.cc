@@ -1,5 +1,6 @@
 #include "services/server.h"
 
+#include <grpc/grpc.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -7,6 +8,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <thread>
 
@@ -23,6 +26,7 @@
 #include "services/api/watch_stream.h"
 #include "services/base/metrics.h"
 #include "services/base/mutex.h"
+#include "services/base/store_alarm.h"
 #include "services/cluster/cluster_node.h"
 #include "services/match/cpu_worker.h"
 #include "services/match/live_matches.h"
@@ -31,6 +35,7 @@
 #include "services/wire/resource_names.h"
 #include "services/wire/search_codec.h"
 #include "services/wire/stored_codec.h"
+#include "storage/call_deadline.h"
 #include "storage/open_cluster.h"
 #include "storage/open_match_queue.h"
 #include "storage/open_store.h"
@@ -40,6 +45,10 @@ namespace mancala::services {
 struct Server::Impl {
   // First member: outlives everything that reports to it.
   Metrics metrics{GRPC_CPP_VERSION_STRING};
+  StoreAlarm store_alarm{metrics};  // The store's commits and failures.
+  // Calls of our services in flight (rpc_log.h), for Shutdown() step 2;
+  // before `server`, which counts into it.
+  std::atomic<int> calls_in_flight{0};
   SystemClock system_clock;
   const Clock* clock = nullptr;
   std::unique_ptr<storage::Store> store;
@@ -107,8 +116,9 @@ struct Server::Impl {
     health->SetServingStatus(kReadinessHealthName, serving);
   }
   // Health: asks the database every `every` (PostgreSQL only) and reports
-  // readiness NOT_SERVING while it does not answer. Once draining, readiness
-  // stays NOT_SERVING (set under tick_mu, so no late probe undoes it).
+  // readiness NOT_SERVING while it does not answer within kProbeTimeout. Once
+  // draining, readiness stays NOT_SERVING (set under tick_mu, so no late probe
+  // undoes it).
   void RunProber(absl::Duration every) ABSL_LOCKS_EXCLUDED(tick_mu) {
     bool serving = true;
     for (;;) {
@@ -118,7 +128,14 @@ struct Server::Impl {
           return;
         }
       }
-      const absl::Status s = ping();
+      absl::Status s;
+      {
+        // Its own timeout: a frozen database (SIGSTOP, a partition) answers
+        // nothing, and readiness must say so within a few seconds.
+        const storage::CallDeadline probe(std::chrono::steady_clock::now() +
+                                          kProbeTimeout);
+        s = ping();
+      }
       if (s.ok() == serving) continue;
       {
         MutexLock lock(&tick_mu);
@@ -135,6 +152,7 @@ struct Server::Impl {
     }
   }
   std::thread prober;  // Health: PostgreSQL only.
+  static constexpr std::chrono::seconds kProbeTimeout{2};
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -209,12 +227,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   storage::StoreOptions store_options;
   store_options.pool_size = options.db_pool_size;
   store_options.sqlite.busy_timeout_ms = options.db_busy_timeout_ms;
+  store_options.call_bound_ms = options.db_call_timeout_ms;
   store_options.sqlite.read_connections = options.db_read_connections;
+  store_options.sqlite.max_size_mb = options.db_max_size_mb;
   auto store = storage::OpenStore(options.db_path, store_options);
   if (!store.ok()) return store.status();
   impl->store = std::move(store->store);
   impl->ping = std::move(store->ping);
-  impl->store->set_metrics(&impl->metrics);
+  impl->store->set_metrics(&impl->store_alarm);
   LiveMatchesOptions live_options;
   live_options.grace_ms = options.grace.count();
   live_options.standin_level = options.standin_level;
@@ -302,16 +322,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   impl->creations = std::make_unique<PeerLimiter>(
       *impl->clock, options.create_burst, options.create_per_minute);
-  impl->guarded_players =
-      std::make_unique<GuardedPlayerService>(*impl->players, *impl->creations);
+  // The longest a call's store work may take, deadline or not.
+  const std::chrono::milliseconds call_bound(options.db_call_timeout_ms);
+  impl->guarded_players = std::make_unique<GuardedPlayerService>(
+      *impl->players, *impl->creations, call_bound);
   impl->guarded_matches = std::make_unique<GuardedMatchService>(
-      *impl->match_service, *impl->creations);
+      *impl->match_service, *impl->creations, call_bound);
   impl->guarded_ratings =
-      std::make_unique<GuardedRatingService>(*impl->rating_service);
+      std::make_unique<GuardedRatingService>(*impl->rating_service, call_bound);
   impl->guarded_admin =
-      std::make_unique<GuardedAdminService>(*impl->admin_service);
-  impl->guarded_matchmaking =
-      std::make_unique<GuardedMatchmakingService>(*impl->matchmaking_service);
+      std::make_unique<GuardedAdminService>(*impl->admin_service, call_bound);
+  impl->guarded_matchmaking = std::make_unique<GuardedMatchmakingService>(
+      *impl->matchmaking_service, call_bound);
   builder.RegisterService(impl->guarded_players.get());
   builder.RegisterService(impl->guarded_matches.get());
   builder.RegisterService(impl->guarded_ratings.get());
@@ -321,7 +343,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
   interceptors.push_back(UnparsedRequestInterceptorFactory());
-  interceptors.push_back(NewRpcInterceptorFactory(&impl->metrics));
+  interceptors.push_back(
+      NewRpcInterceptorFactory(&impl->metrics, &impl->calls_in_flight));
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
@@ -405,11 +428,41 @@ void Server::Shutdown() {
   //    A cluster node stops sweeping and deletes its heartbeat: its peers
   //    take over its due turns at once.
   if (impl_->cluster) impl_->cluster->Stop();
-  // 2. gRPC stops accepting calls and waits for those in flight: every
-  //    move it stores is answered.
-  impl_->server->Shutdown(std::chrono::system_clock::now() +
-                          std::chrono::seconds(10));
+  // 2. gRPC stops accepting calls and connections and waits for the calls
+  //    in flight: every move it stores is answered. Calls still running
+  //    after 10 s are cancelled.
+  //    gRPC's Shutdown(deadline) alone would also wait, up to its deadline,
+  //    for every client connection, even one without a call, to answer the
+  //    ping that follows its GOAWAY: an idle gRPC-core client (C++,
+  //    Python) reads its connection only at its backup poll, every 5 s,
+  //    and one that never reads held the exit for the whole 10 s, after the
+  //    drain, on both backends. So the shutdown begins here (gRPC repeats
+  //    it below, which it allows: all tags are notified), only our own
+  //    calls are waited for, and then Shutdown() with its deadline already
+  //    passed drops the connections at once, the calls in them answered.
+  grpc_server* core = impl_->server->c_server();
+  grpc_completion_queue* begun =
+      grpc_completion_queue_create_for_pluck(nullptr);
+  grpc_server_shutdown_and_notify(core, begun, begun);
+  const auto cut_off =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  //    The count must read 0 twice in a row, 25 ms apart: by then a call
+  //    gRPC admitted just before (handed to a thread, not yet intercepted)
+  //    is counted, and the last answers, handed to the transport, are
+  //    written out.
+  for (int zeros = 0;
+       zeros < 2 && std::chrono::steady_clock::now() < cut_off;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    zeros = impl_->calls_in_flight.load() == 0 ? zeros + 1 : 0;
+  }
+  impl_->server->Shutdown(std::chrono::system_clock::now());
   impl_->server->Wait();
+  //    Shutdown() returned: our notification is out too; take it before
+  //    the server goes (grpc_server_destroy requires it).
+  grpc_completion_queue_pluck(begun, begun, gpr_inf_future(GPR_CLOCK_REALTIME),
+                              nullptr);
+  grpc_completion_queue_shutdown(begun);
+  grpc_completion_queue_destroy(begun);
   // 3. The ticker (it saw `stopping` and has ended or is ending) and the
   //    CPU worker stop: they are the only callers left, and the ticker
   //    announces CPU turns, so it stops first.

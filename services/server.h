@@ -43,6 +43,12 @@ struct ServerOptions {
   int db_busy_timeout_ms = 5000;
   int db_read_connections = 4;
   int db_pool_size = 8;  // PostgreSQL connections (fixed pool).
+  // The longest a call's store work may take, whatever its deadline
+  // (services/api/rpc_guard.h ClientDeadline; on PostgreSQL also every
+  // pool call and statement_timeout, storage/pg_pool.h).
+  int db_call_timeout_ms = 10'000;
+  // SQLite: the most the database file may grow to, MiB (0 = no cap).
+  int64_t db_max_size_mb = 0;
   // How often the health service re-checks that PostgreSQL answers (real
   // time): NOT_SERVING while it does not.
   std::chrono::milliseconds health_probe{500};

@@ -79,7 +79,12 @@ class DueTurns {
   // (`stand_in_grace_ms` > 0), another node saw the seat's player within
   // that long (the player is there, not here) or the service came back
   // less than that long ago; for a timeout (`timeout`), the service came
-  // back less than a turn limit ago (the turn started again then).
+  // back less than a turn limit ago (the turn started again then). A
+  // stand-in or a timeout also needs some node to have beaten within
+  // `dead_after_ms`: after the service was away, the first beat records its
+  // return (node_registry.h) in the statement that makes a node alive, so
+  // a sweep that gets through before any beat cannot charge anyone for the
+  // time away.
   virtual absl::StatusOr<bool> Claim(const std::string& match_id, int64_t ply,
                                      const std::string& node_id, int64_t ttl_ms,
                                      int64_t dead_after_ms,

@@ -17,7 +17,8 @@ absl::StatusOr<OpenedStore> OpenStore(const std::string& db,
   if (IsPostgresUrl(db)) {
 #ifdef MANCALA_HAVE_POSTGRES
     auto pg =
-        PgStore::Open(db, options.pool_size, options.sqlite.busy_timeout_ms);
+        PgStore::Open(db, options.pool_size, options.sqlite.busy_timeout_ms,
+                      options.call_bound_ms);
     if (!pg.ok()) return pg.status();
     PgStore* raw = pg->get();
     out.ping = [raw] { return raw->Ping(); };

@@ -29,6 +29,9 @@ struct StoreOptions {
   // SQLite only. Its busy_timeout_ms is PostgreSQL's lock_timeout too: how
   // long a write waits for a lock another session holds before UNAVAILABLE.
   SqliteStoreOptions sqlite;
+  // PostgreSQL: the longest a store call may take, whatever its deadline
+  // (call_deadline.h); each connection's statement_timeout too.
+  int call_bound_ms = 10'000;
 };
 
 // True for a postgres:// or postgresql:// URL.

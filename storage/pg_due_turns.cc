@@ -118,7 +118,12 @@ absl::StatusOr<bool> PgDueTurns::Claim(const std::string& match_id, int64_t ply,
         "WHERE at > now() - $6::bigint * interval '1 ms')) "
         "AND (NOT $7::boolean OR m.turn_limit_s <= 0 OR NOT EXISTS (SELECT 1 "
         "FROM service_resumed WHERE at + m.turn_limit_s * interval '1 s' > "
-        "now()))",
+        "now())) "
+        // And the service is known to be back: a live node's beat recorded
+        // any return (the sweep's thread may get through first).
+        "AND (($6::bigint <= 0 AND NOT $7::boolean) OR EXISTS (SELECT 1 "
+        "FROM nodes WHERE heartbeat_at > now() - $5::bigint * "
+        "interval '1 ms'))",
         match_id, ply, node_id, ttl_ms, dead_after_ms, stand_in_grace_ms,
         timeout);
     claimed = r.affected_rows() == 1;

@@ -185,10 +185,13 @@ PgStore::~PgStore() = default;
 
 absl::StatusOr<std::unique_ptr<PgStore>> PgStore::Open(const std::string& dsn,
                                                        int pool_size,
-                                                       int lock_timeout_ms) {
-  // Migrate first, on a connection of its own: the pool's connections
-  // prepare statements against the migrated tables.
-  auto migrator = PgPool::Open(dsn, 1, nullptr);
+                                                       int lock_timeout_ms,
+                                                       int call_bound_ms) {
+  // Migrate first, on a connection of its own and without a bound (a
+  // migration may take long): the pool's connections prepare statements
+  // against the migrated tables.
+  auto migrator = PgPool::Open(dsn, 1, nullptr,
+                               PgPoolOptions{std::chrono::milliseconds(0)});
   if (!migrator.ok()) return migrator.status();
   absl::Status migrated = (*migrator)->Run(
       "migrate", [](pqxx::connection& c) { return PgMigrate(c); });
@@ -196,15 +199,24 @@ absl::StatusOr<std::unique_ptr<PgStore>> PgStore::Open(const std::string& dsn,
   migrator->reset();
   const std::string set_lock_timeout =
       "SET lock_timeout = " + std::to_string(std::max(1, lock_timeout_ms));
-  auto pool =
-      PgPool::Open(dsn, pool_size, [set_lock_timeout](pqxx::connection& c) {
+  auto pool = PgPool::Open(
+      dsn, pool_size,
+      [set_lock_timeout](pqxx::connection& c) {
         pqxx::nontransaction tx(c);
         tx.exec(set_lock_timeout);
         tx.commit();
         PrepareStatements(c);
-      });
+      },
+      PgPoolOptions{std::chrono::milliseconds(std::max(1, call_bound_ms))});
   if (!pool.ok()) return pool.status();
   return std::unique_ptr<PgStore>(new PgStore(*std::move(pool)));
+}
+
+void PgStore::set_metrics(StoreMetrics* metrics) {
+  Store::set_metrics(metrics);
+  pool_->set_on_error([metrics](const char* what, const absl::Status& s) {
+    if (metrics != nullptr) metrics->OnFailure(what, s);
+  });
 }
 
 absl::Status PgStore::Ping() { return pool_->Ping(); }

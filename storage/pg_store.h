@@ -43,10 +43,15 @@ class PgStore final : public Store {
  public:
   // `lock_timeout_ms`: how long a statement waits for a lock another
   // session holds (an outside LOCK TABLE, a long transaction) before the
-  // call answers UNAVAILABLE; at least 1 ms.
+  // call answers UNAVAILABLE; at least 1 ms. `call_bound_ms`: the longest
+  // any call may take (pg_pool.h PgPoolOptions::bound), deadline or not.
   static absl::StatusOr<std::unique_ptr<PgStore>> Open(
-      const std::string& dsn, int pool_size, int lock_timeout_ms = 5000);
+      const std::string& dsn, int pool_size, int lock_timeout_ms = 5000,
+      int call_bound_ms = 10'000);
   ~PgStore() override;
+
+  // Also tells the pool where to report the database's failures.
+  void set_metrics(StoreMetrics* metrics) override;
 
   // OK if the server answers now (health checks).
   absl::Status Ping();

@@ -38,6 +38,12 @@ absl::Status FromException(const SQLite::Exception& e, const char* what) {
           ": the database is locked by another connection past the busy "
           "timeout (" +
           e.what() + "); retry");
+    case SQLITE_FULL:
+    case SQLITE_NOMEM:
+      // Retrying soon will not help: RESOURCE_EXHAUSTED, not UNAVAILABLE.
+      return absl::ResourceExhaustedError(
+          std::string(what) + ": the database's disk (or memory) is full (" +
+          e.what() + ")");
     default:
       return absl::InternalError(std::string(what) + " failed: " + e.what());
   }

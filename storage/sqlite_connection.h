@@ -65,7 +65,8 @@ class Connection {
 // SQLiteCpp's exceptions become an absl::Status here, and nowhere else
 // (docs/design.md "Errors"): a constraint failure is ALREADY_EXISTS;
 // SQLITE_BUSY or SQLITE_LOCKED (another process held the database past the busy
-// timeout) is UNAVAILABLE; anything else INTERNAL, with `what` naming the
+// timeout) is UNAVAILABLE; SQLITE_FULL (the disk) or SQLITE_NOMEM is
+// RESOURCE_EXHAUSTED; anything else INTERNAL, with `what` naming the
 // operation.
 absl::Status FromException(const SQLite::Exception& e, const char* what);
 

@@ -108,6 +108,20 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
   if (absl::Status s = Migrate(store->write_connection_->db()); !s.ok()) {
     return s;
   }
+  if (options.max_size_mb > 0) {
+    // A quota of the store's own (SQLite: a database that would grow past
+    // it answers SQLITE_FULL, as on a full disk). Set on the one connection
+    // that writes; SQLite keeps it no lower than the file's current size.
+    try {
+      SQLite::Database& db = store->write_connection_->db();
+      const int64_t page = db.execAndGet("PRAGMA page_size").getInt64();
+      db.exec("PRAGMA max_page_count = " +
+              std::to_string(options.max_size_mb * (int64_t{1} << 20) / page));
+    } catch (const SQLite::Exception& e) {
+      return absl::UnavailableError("cannot cap database " + path + ": " +
+                                    e.what());
+    }
+  }
   std::vector<Connection*> readers;
   try {
     for (int i = 0; !in_memory && i < options.read_connections; ++i) {
@@ -139,13 +153,14 @@ void SqliteStore::Close() {
 }
 
 absl::Status SqliteStore::Write(const char* what, const Body& body) {
-  return writer_->Run([&](Connection& c) -> absl::Status {
-    try {
-      return body(c);
-    } catch (const SQLite::Exception& e) {
-      return FromException(e, what);
-    }
-  });
+  return ReportFailure(metrics(), what,
+                       writer_->Run([&](Connection& c) -> absl::Status {
+                         try {
+                           return body(c);
+                         } catch (const SQLite::Exception& e) {
+                           return FromException(e, what);
+                         }
+                       }));
 }
 
 absl::Status SqliteStore::Read(const char* what, const Body& body) {
@@ -153,13 +168,17 @@ absl::Status SqliteStore::Read(const char* what, const Body& body) {
   try {
     return body(lease.connection());
   } catch (const SQLite::Exception& e) {
-    return FromException(e, what);
+    return ReportFailure(metrics(), what, FromException(e, what));
   } catch (const nlohmann::json::exception& e) {
-    return absl::DataLossError(
-        std::string(what) + ": stored match options unreadable: " + e.what());
+    return ReportFailure(
+        metrics(), what,
+        absl::DataLossError(std::string(what) +
+                            ": stored match options unreadable: " + e.what()));
   } catch (const UnreadableRow& e) {
-    return absl::DataLossError(std::string(what) +
-                               ": match unreadable: " + e.what());
+    return ReportFailure(
+        metrics(), what,
+        absl::DataLossError(std::string(what) +
+                            ": match unreadable: " + e.what()));
   }
 }
 

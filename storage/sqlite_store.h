@@ -55,6 +55,9 @@ struct SqliteStoreOptions {
   // this many bytes after a checkpoint resets it (journal_size_limit).
   int wal_autocheckpoint_pages = 1000;
   int64_t journal_size_limit_bytes = 64 << 20;
+  // The most the database may grow to (MiB; 0 = as far as the disk goes);
+  // a write past it answers RESOURCE_EXHAUSTED, as for a full disk.
+  int64_t max_size_mb = 0;
 };
 
 class SqliteStore final : public Store {

@@ -3,6 +3,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
+
+#include "storage/call_deadline.h"
+
 namespace mancala::storage {
 namespace {
 
@@ -13,6 +18,12 @@ absl::Status CommitError(const SQLite::Exception& e) {
   absl::Status s = FromException(e, "commit");
   if (absl::IsAlreadyExists(s)) return absl::InternalError(s.message());
   return s;
+}
+
+absl::Status DeadlineExceeded() {
+  return absl::DeadlineExceededError(
+      "the call's deadline passed while its write waited for the writer; "
+      "nothing was written");
 }
 
 }  // namespace
@@ -59,6 +70,7 @@ SqliteWriter::Stats SqliteWriter::stats() const {
 absl::Status SqliteWriter::Run(const WriteFn& fn) {
   Job job;
   job.fn = &fn;
+  job.deadline = CallDeadline::Current();
   std::unique_lock lock(mu_);
   if (closing_) return absl::UnavailableError("the store is closing");
   if (!group_commit_) {
@@ -74,7 +86,18 @@ absl::Status SqliteWriter::Run(const WriteFn& fn) {
   queue_.push_back(&job);
   ++stats_.queued;
   work_cv_.notify_one();
-  done_cv_.wait(lock, [&job] { return job.done; });
+  auto done = [&job] { return job.done; };
+  if (job.deadline && !done_cv_.wait_until(lock, *job.deadline, done)) {
+    // Still queued: it leaves the queue and is never written. Taken into a
+    // batch already: it is being written, and the commit is near.
+    auto queued = std::find(queue_.begin(), queue_.end(), &job);
+    if (queued != queue_.end()) {
+      queue_.erase(queued);
+      --stats_.queued;
+      return DeadlineExceeded();
+    }
+  }
+  done_cv_.wait(lock, done);
   return job.result;
 }
 
@@ -115,6 +138,12 @@ void SqliteWriter::RunBatch(std::vector<Job*>& batch) {
   sqlite3* handle = connection_.db().getHandle();
   for (Job* job : batch) {
     if (!batch_status.ok()) break;
+    if (job->deadline && std::chrono::steady_clock::now() >= *job->deadline) {
+      // Its caller is giving up: writing it now would do what the caller
+      // is told has not happened.
+      job->result = DeadlineExceeded();
+      continue;
+    }
     absl::Status s;
     try {
       connection_.Prepare("SAVEPOINT txn")->exec();

@@ -21,6 +21,12 @@
 // waits the moment it takes current readers to finish, so the WAL starts
 // over (and journal_size_limit truncates it).
 //
+// Deadlines: a write still queued when its caller's deadline
+// (call_deadline.h) passes leaves the queue, and one the writer reaches
+// after it is not run: its caller gets DEADLINE_EXCEEDED at the deadline,
+// and it is never written later. One the writer has begun runs to its
+// commit (a local disk; its caller waits for it).
+//
 // Close() stops taking work (later Run() calls get UNAVAILABLE), answers
 // everything already queued (committed as usual) and joins the thread.
 //
@@ -37,6 +43,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -77,6 +84,9 @@ class SqliteWriter {
  private:
   struct Job {
     const WriteFn* fn = nullptr;
+    // The caller's (call_deadline.h): a job still queued when it passes is
+    // answered DEADLINE_EXCEEDED and not run.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
     absl::Status result;
     bool done = false;
   };

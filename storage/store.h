@@ -14,13 +14,18 @@
 //   the store is closing, or the database server cannot be reached now:
 //   nothing was written, a retry may succeed), DATA_LOSS (a stored value is
 //   unreadable, e.g. a match status or seat kind outside its enum: never read
-//   as a default), INTERNAL (the database failed; the message says how).
+//   as a default), DEADLINE_EXCEEDED (the call's deadline, call_deadline.h,
+//   or the store's own bound passed: a write may or may not have happened,
+//   and a read of it tells which), RESOURCE_EXHAUSTED (the database's disk
+//   or memory is full: nothing was written, and a retry soon will fail
+//   too), INTERNAL (the database failed; the message says how).
 // - Once a write method has returned OK, the write survives a crash of the
 //   process (SQLite WAL with synchronous=FULL; a PostgreSQL commit).
 // Thread-safety: all methods may be called from any thread.
 // Interface changes are additive only (another backend implements it); the
 // UNAVAILABLE case above was added for busy timeouts and closing,
-// FindMatchByRequestId and CountWaitingMatches for CreateMatch's limits.
+// FindMatchByRequestId and CountWaitingMatches for CreateMatch's limits,
+// DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED for a hung or full database.
 //
 // Times are milliseconds since the Unix epoch (UTC).
 

@@ -3,11 +3,15 @@
 // has one catch for all of them. An RPC added to a proto and not listed here
 // answers UNIMPLEMENTED, which the service tests notice.
 // CreatePlayer, CreateMatch and Rematch also take a token from the
-// caller's address's bucket first (services/api/peer_limiter.h).
+// caller's address's bucket first (services/api/peer_limiter.h). `bound`:
+// the longest a unary call's store work may take (rpc_guard.h
+// ClientDeadline).
 // Thread-safety: as the implementations.
 
 #ifndef MANCALA_SERVICES_API_GUARDED_SERVICES_H_
 #define MANCALA_SERVICES_API_GUARDED_SERVICES_H_
+
+#include <chrono>
 
 #include "services/api/admin_service.h"
 #include "services/api/match_service.h"
@@ -29,12 +33,14 @@ struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
 };
 
 // Overrides unary `Method` of the generated base to run `body` inside
-// Guard(); `body` may use context, request and response.
+// Guard() and the client's deadline; `body` may use context, request and
+// response.
 #define MANCALA_GUARDED_CALL(Method, body)                                    \
   grpc::Status Method(                                                        \
       grpc::ServerContext* context,                                           \
       const typename Unary<decltype(&Impl::Method)>::Request* request,        \
       typename Unary<decltype(&Impl::Method)>::Response* response) override { \
+    const ClientDeadline deadline(*context, bound_);                          \
     return Guard(#Method, [&] { body });                                      \
   }
 #define MANCALA_GUARDED_UNARY(Method) \
@@ -48,14 +54,16 @@ struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
 class GuardedPlayerService final : public v1::PlayerService::Service {
  public:
   using Impl = PlayerServiceImpl;
-  GuardedPlayerService(Impl& impl, PeerLimiter& limiter)
-      : impl_(impl), limiter_(limiter) {}
+  GuardedPlayerService(Impl& impl, PeerLimiter& limiter,
+                       std::chrono::milliseconds bound)
+      : impl_(impl), limiter_(limiter), bound_(bound) {}
   MANCALA_GUARDED_LIMITED(CreatePlayer)
   MANCALA_GUARDED_UNARY(GetPlayer)
 
  private:
   Impl& impl_;
   PeerLimiter& limiter_;
+  const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
 class GuardedMatchService final
@@ -63,8 +71,9 @@ class GuardedMatchService final
           v1::MatchService::Service> {
  public:
   using Impl = MatchServiceImpl;
-  GuardedMatchService(Impl& impl, PeerLimiter& limiter)
-      : impl_(impl), limiter_(limiter) {}
+  GuardedMatchService(Impl& impl, PeerLimiter& limiter,
+                      std::chrono::milliseconds bound)
+      : impl_(impl), limiter_(limiter), bound_(bound) {}
   MANCALA_GUARDED_LIMITED(CreateMatch)
   MANCALA_GUARDED_UNARY(GetMatch)
   MANCALA_GUARDED_UNARY(JoinMatch)
@@ -83,6 +92,7 @@ class GuardedMatchService final
  private:
   Impl& impl_;
   PeerLimiter& limiter_;
+  const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
 class GuardedMatchmakingService final
@@ -90,7 +100,8 @@ class GuardedMatchmakingService final
           v1::MatchmakingService::Service> {
  public:
   using Impl = MatchmakingServiceImpl;
-  explicit GuardedMatchmakingService(Impl& impl) : impl_(impl) {}
+  GuardedMatchmakingService(Impl& impl, std::chrono::milliseconds bound)
+      : impl_(impl), bound_(bound) {}
   MANCALA_GUARDED_UNARY(CancelFind)
   MANCALA_GUARDED_UNARY(GetQueueStats)
   grpc::ServerWriteReactor<v1::FindMatchUpdate>* FindMatch(
@@ -102,24 +113,28 @@ class GuardedMatchmakingService final
 
  private:
   Impl& impl_;
+  const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
 class GuardedRatingService final : public v1::RatingService::Service {
  public:
   using Impl = RatingServiceImpl;
-  explicit GuardedRatingService(Impl& impl) : impl_(impl) {}
+  GuardedRatingService(Impl& impl, std::chrono::milliseconds bound)
+      : impl_(impl), bound_(bound) {}
   MANCALA_GUARDED_UNARY(GetRating)
   MANCALA_GUARDED_UNARY(ListLeaderboard)
   MANCALA_GUARDED_UNARY(GetRatingHistory)
 
  private:
   Impl& impl_;
+  const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
 class GuardedAdminService final : public v1::AdminService::Service {
  public:
   using Impl = AdminServiceImpl;
-  explicit GuardedAdminService(Impl& impl) : impl_(impl) {}
+  GuardedAdminService(Impl& impl, std::chrono::milliseconds bound)
+      : impl_(impl), bound_(bound) {}
   MANCALA_GUARDED_UNARY(ListMatches)
   MANCALA_GUARDED_UNARY(GetMatchHistory)
   MANCALA_GUARDED_UNARY(VoidMatch)
@@ -128,6 +143,7 @@ class GuardedAdminService final : public v1::AdminService::Service {
 
  private:
   Impl& impl_;
+  const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
 #undef MANCALA_GUARDED_UNARY

@@ -3,6 +3,7 @@
 // into INTERNAL (reason INTERNAL) with a log line naming the RPC, instead of
 // gRPC's UNKNOWN "Unexpected error in RPC handling".
 //
+// Each unary handler also runs inside a ClientDeadline.
 // Client input never reaches it: every field a client sends is checked
 // first and answered with INVALID_ARGUMENT (tests/fuzz/rpc_fuzz.cc sends
 // every RPC arbitrary requests and fails on INTERNAL or UNKNOWN). An
@@ -14,9 +15,27 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <exception>
+#include <optional>
+
+#include "storage/call_deadline.h"
 
 namespace mancala::services {
+
+// While it lives, the store calls of the handler on this thread end by the
+// client's deadline or `bound` from now, whichever is earlier
+// (storage/call_deadline.h; mancalad --db-call-timeout-ms): a client that
+// gave up is not served on, nothing it was told failed is written later,
+// and a call without a deadline cannot hold a thread on a hung database.
+class ClientDeadline {
+ public:
+  ClientDeadline(const grpc::ServerContextBase& context,
+                 std::chrono::milliseconds bound);
+
+ private:
+  std::optional<storage::CallDeadline> scope_;
+};
 
 // Logs the escaped exception (rate-limited) and returns the INTERNAL status.
 grpc::Status InternalError(const char* rpc, const char* what);

@@ -45,22 +45,30 @@ std::string FindMatchName(const google::protobuf::Message& m, int depth = 0) {
 
 class RpcInterceptor final : public grpc::experimental::Interceptor {
  public:
-  RpcInterceptor(grpc::experimental::ServerRpcInfo* info, Metrics* metrics)
+  RpcInterceptor(grpc::experimental::ServerRpcInfo* info, Metrics* metrics,
+                 std::atomic<int>* in_flight)
       : context_(info->server_context()),
         method_(info->method()),
         // Only our generated services surely carry protobuf messages (the
         // health service, for one, handles raw bytes).
         typed_(method_.rfind("/mancala.", 0) == 0),
         metrics_(metrics),
+        in_flight_(typed_ ? in_flight : nullptr),
         start_(std::chrono::steady_clock::now()) {
+    if (in_flight_ != nullptr) in_flight_->fetch_add(1);
     std::lock_guard lock(notes_mu);
     notes[context_];
   }
   ~RpcInterceptor() override {
     // A call can end without a status sent (the client went away first).
     if (!done_) Finish(grpc::StatusCode::CANCELLED, "");
-    std::lock_guard lock(notes_mu);
-    notes.erase(context_);
+    {
+      std::lock_guard lock(notes_mu);
+      notes.erase(context_);
+    }
+    // gRPC destroys the interceptor once the call is over, its status
+    // handed to the transport.
+    if (in_flight_ != nullptr) in_flight_->fetch_sub(1);
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* m) override {
@@ -125,6 +133,7 @@ class RpcInterceptor final : public grpc::experimental::Interceptor {
   const std::string method_;
   const bool typed_;
   Metrics* metrics_;
+  std::atomic<int>* const in_flight_;  // Null: not counted.
   const std::chrono::steady_clock::time_point start_;
   std::mutex mu_;
   std::string match_;
@@ -134,21 +143,23 @@ class RpcInterceptor final : public grpc::experimental::Interceptor {
 class Factory final
     : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
-  explicit Factory(Metrics* metrics) : metrics_(metrics) {}
+  Factory(Metrics* metrics, std::atomic<int>* in_flight)
+      : metrics_(metrics), in_flight_(in_flight) {}
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override {
-    return new RpcInterceptor(info, metrics_);
+    return new RpcInterceptor(info, metrics_, in_flight_);
   }
 
  private:
   Metrics* metrics_;
+  std::atomic<int>* in_flight_;
 };
 
 }  // namespace
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
-NewRpcInterceptorFactory(Metrics* metrics) {
-  return std::make_unique<Factory>(metrics);
+NewRpcInterceptorFactory(Metrics* metrics, std::atomic<int>* in_flight) {
+  return std::make_unique<Factory>(metrics, in_flight);
 }
 
 void NoteCallPlayer(const grpc::ServerContextBase& context,

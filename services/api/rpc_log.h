@@ -14,6 +14,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/server_interceptor.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -22,9 +23,14 @@
 namespace mancala::services {
 
 // The factory to hand to ServerBuilder::experimental().
-// SetInterceptorCreators; `metrics` must outlive the server.
+// SetInterceptorCreators; `metrics` must outlive the server. If set,
+// `in_flight` (which must outlive the server too) counts the calls of our
+// own services ("/mancala.*": not health, not reflection) from the moment
+// they are intercepted until they have ended, their status sent: what a
+// shutdown waits for (server.cc).
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
-NewRpcInterceptorFactory(Metrics* metrics);
+NewRpcInterceptorFactory(Metrics* metrics,
+                         std::atomic<int>* in_flight = nullptr);
 
 // Tells the interceptor of the call with `context` which player is
 // calling ("players/{id}" is logged). No-op for a call not intercepted.

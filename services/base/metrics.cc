@@ -115,7 +115,12 @@ Metrics::Metrics(std::string grpc_version)
               std::chrono::system_clock::now().time_since_epoch())
               .count()),
       commit_seconds_(&kCommitBounds),
-      commit_batch_(&kBatchBounds) {}
+      commit_batch_(&kBatchBounds) {
+  // Exported at 0 from the start: an alert on a rate needs the series.
+  for (const char* reason : storage::kFailureReasons) {
+    store_errors_[reason] = 0;
+  }
+}
 
 void Metrics::SetGaugeSource(std::function<GaugeReadings()> source) {
   std::lock_guard lock(mu_);
@@ -158,6 +163,12 @@ void Metrics::OnMoveCommitted() {
   ++moves_committed_;
 }
 
+void Metrics::OnFailure(const char* /*what*/, const absl::Status& status) {
+  const char* reason = storage::FailureReason(status);
+  std::lock_guard lock(mu_);
+  ++store_errors_[reason != nullptr ? reason : "internal"];
+}
+
 std::string Metrics::Render() const {
   std::function<GaugeReadings()> source;
   {
@@ -183,6 +194,14 @@ std::string Metrics::Render() const {
            "Moves (and resignations) made durable in the store.");
   w.Sample("mancala_moves_committed_total", {},
            static_cast<double>(moves_committed_));
+  w.Family("mancala_store_errors_total", "counter",
+           "Store calls the database failed, by kind: timeout (no answer "
+           "in time), unavailable (lost, refused or locked), full (disk or "
+           "memory), data_loss, internal.");
+  for (const auto& [reason, n] : store_errors_) {
+    w.Sample("mancala_store_errors_total", {{"reason", reason}},
+             static_cast<double>(n));
+  }
   w.Family("mancala_store_commit_duration_seconds", "histogram",
            "Store commits, from transaction start until durable.");
   w.Histogram("mancala_store_commit_duration_seconds", {}, commit_seconds_);

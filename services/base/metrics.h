@@ -13,6 +13,9 @@
 //   mancala_store_commit_duration_seconds  histogram: one commit, begin to
 //       durable (storage/store_metrics.h)
 //   mancala_store_commit_batch_size  histogram: writes per commit
+//   mancala_store_errors_total{reason}  counter: store calls the database
+//       failed (storage/store_metrics.h FailureReason; every reason is
+//       exported from the start, at 0)
 //   mancala_live_matches{state}  gauge: matches in memory by state
 //   mancala_watch_streams_open  gauge: open WatchMatch streams
 //   mancala_matchmaking_searching_players{game}  gauge: players in FindMatch
@@ -65,6 +68,8 @@ class Metrics final : public storage::StoreMetrics {
   void RecordCpuSearch(int level, std::chrono::steady_clock::duration took);
   void OnCommit(const storage::CommitReport& report) override;
   void OnMoveCommitted() override;
+  // Counts the failure; logs nothing (store_alarm.h does).
+  void OnFailure(const char* what, const absl::Status& status) override;
 
   // Every metric in the Prometheus text format.
   std::string Render() const;
@@ -90,6 +95,7 @@ class Metrics final : public storage::StoreMetrics {
   std::map<Labels, uint64_t> rpc_handled_;   // service, method, code.
   std::map<Labels, Histogram> rpc_seconds_;  // service, method.
   uint64_t moves_committed_ = 0;
+  std::map<std::string, uint64_t> store_errors_;  // By reason.
   Histogram commit_seconds_;
   Histogram commit_batch_;
   std::map<int, uint64_t> cpu_searches_;  // By level.

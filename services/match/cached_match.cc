@@ -12,12 +12,12 @@ using storage::MatchStatus;
 using storage::SeatRecord;
 
 CachedMatch::CachedMatch(storage::MatchRecord r, engine::State s,
-                         int64_t grace_ms)
+                         int64_t grace_ms, bool partial_view)
     : record(std::move(r)),
       state(std::move(s)),
       moved_self(record.seats.size(), false),
       clock(static_cast<int>(record.seats.size()), record.turn_limit_s,
-            grace_ms) {}
+            grace_ms, partial_view) {}
 
 absl::Status CachedMatch::ApplyStored(const storage::MoveRow& row) {
   auto err = row.pit < 0 ? state.Resign(row.seat) : state.Apply(row.pit);

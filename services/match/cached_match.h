@@ -44,7 +44,9 @@ struct CachedMatch {
   // Orders this match's watch events; made at the first watcher.
   std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
 
-  CachedMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms);
+  // `grace_ms`, `partial_view`: the clock's (turn_clock.h).
+  CachedMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms,
+              bool partial_view = false);
   // Moves the state (and moved_self) on by the stored move `row`, the
   // state's next ply; DATA_LOSS (REPLAY_FAILED) if the engine refuses it.
   // The record's ply and the turn clock are the caller's.

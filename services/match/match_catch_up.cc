@@ -62,6 +62,7 @@ absl::Status MatchCatchUp::Run(CachedMatch& live) {
       if (absl::Status s = live.ApplyStored(row); !s.ok()) return s;
       rec.ply = row.ply;
       live.clock.StartTurn(row.played_at_ms, live.state.is_over());
+      FollowStandIn(live, row);
       if (live.audience) {
         // Decoded here, once: refused as for the mover, rather than at
         // the fan-out, which then converts the engine's events.
@@ -93,6 +94,18 @@ absl::Status MatchCatchUp::Run(CachedMatch& live) {
     watchers_.TellTurn(live, snapshot);
   }
   return absl::OkStatus();
+}
+
+void MatchCatchUp::FollowStandIn(CachedMatch& live,
+                                 const storage::MoveRow& row) {
+  if (!context_.replication->PresenceShared()) return;
+  const bool changed =
+      row.by_cpu ? row.cpu_reason == static_cast<int>(CpuReason::kStandIn) &&
+                       live.clock.BeginStandIn(row.seat)
+                 : live.clock.EndStandIn(row.seat);
+  if (changed && live.audience) {
+    watchers_.BroadcastPresence(live, row.seat, context_.clock.NowMs());
+  }
 }
 
 void MatchCatchUp::OnMoveNotice(const std::string& id, int64_t ply) {

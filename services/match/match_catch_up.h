@@ -44,6 +44,12 @@ class MatchCatchUp {
   void Resync();
 
  private:
+  // A node whose presence is shared (turn_clock.h rule 7) follows the
+  // stand-ins another node played: one begins with its STAND_IN move and
+  // ends with the player's own next move. Watchers hear of each change.
+  void FollowStandIn(CachedMatch& live, const storage::MoveRow& row)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu);
+
   MatchContext& context_;
   MatchRegistry& registry_;
   MatchWatchers& watchers_;

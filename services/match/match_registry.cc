@@ -102,7 +102,7 @@ absl::Status MatchRegistry::Replay(const storage::MatchRecord& record,
   if (absl::Status s = ShapeFromRecord(record, &shape); !s.ok()) return s;
   auto live = std::make_shared<CachedMatch>(
       record, engine::State(shape.rules, record.first_seat),
-      context_.options.grace_ms);
+      context_.options.grace_ms, context_.replication->PresenceShared());
   MutexLock setup(&live->mu);  // Not shared yet; for the analysis.
   // Only up to the record's ply: with several nodes, moves appended after
   // the record was read are read too, and are the catch-up's to apply

@@ -136,6 +136,12 @@ absl::Status MovePath::PlayCpu(const CpuTurn& turn, int pit) {
       }
       return s;
     }
+    // A stand-in begins with its first move stored when this node's view
+    // of presence is partial (turn_clock.h rule 7); otherwise it began when
+    // it was decided, and nothing changes here.
+    if (turn.reason == CpuReason::kStandIn && live->clock.BeginStandIn(seat)) {
+      watchers_.BroadcastPresence(*live, seat, context_.clock.NowMs());
+    }
     next = cpu_turns_.Due(*live);
   }
   cpu_turns_.Announce(std::move(next));

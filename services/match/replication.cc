@@ -15,6 +15,7 @@ class SingleNodeReplication final : public Replication {
   void Changed(const CachedMatch&) override {}
   int MoveAttempts() const override { return 1; }
   bool RatingsShared() const override { return false; }
+  bool PresenceShared() const override { return false; }
   void SetDue(const CachedMatch&, const engine::State&,
               storage::MatchUpdate*) const override {}
   void SeatSeen(const CachedMatch&, int) override {}
@@ -41,6 +42,10 @@ class SharedDatabaseReplication final : public Replication {
   int MoveAttempts() const override { return 4; }
 
   bool RatingsShared() const override { return true; }
+
+  // Without a cluster node (tests of the cache alone) nobody sweeps, so
+  // this node keeps deciding stand-ins from its own view.
+  bool PresenceShared() const override { return cluster_ != nullptr; }
 
   void SetDue(const CachedMatch& live, const engine::State& next,
               storage::MatchUpdate* update) const override

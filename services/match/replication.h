@@ -61,6 +61,9 @@ class Replication {
   virtual void SetDue(const CachedMatch& live, const engine::State& next,
                       storage::MatchUpdate* update) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) = 0;
+  // Whether presence is shared with other nodes, so this node's own view
+  // of it is partial (turn_clock.h rule 7).
+  virtual bool PresenceShared() const = 0;
   // `seat`'s player was seen on this node just now (a call, an open
   // stream).
   virtual void SeatSeen(const CachedMatch& live, int seat)

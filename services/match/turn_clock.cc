@@ -2,8 +2,12 @@
 
 namespace mancala::services {
 
-TurnClock::TurnClock(int seats, int turn_limit_s, int64_t grace_ms)
-    : turn_limit_s_(turn_limit_s), grace_ms_(grace_ms), seats_(seats) {}
+TurnClock::TurnClock(int seats, int turn_limit_s, int64_t grace_ms,
+                     bool partial_view)
+    : turn_limit_s_(turn_limit_s),
+      grace_ms_(grace_ms),
+      partial_view_(partial_view),
+      seats_(seats) {}
 
 void TurnClock::StartMatch(int64_t now) {
   for (Seat& s : seats_) s.last_seen_ms = now;
@@ -32,9 +36,14 @@ void TurnClock::StreamClosed(int seat, std::optional<int64_t> grace_from) {
   if (grace_from.has_value()) s.last_seen_ms = *grace_from;
 }
 
-bool TurnClock::Present(int seat, int64_t now) const {
+bool TurnClock::SeenHere(int seat, int64_t now) const {
   const Seat& s = seats_[seat];
   return s.open_streams > 0 || now - s.last_seen_ms < grace_ms_;
+}
+
+bool TurnClock::Present(int seat, int64_t now) const {
+  if (partial_view_) return !seats_[seat].standing_in;  // Rule 7.
+  return SeenHere(seat, now);
 }
 
 bool TurnClock::PresenceChanged(int seat, int64_t now) {
@@ -49,8 +58,9 @@ CpuReason TurnClock::Due(int seat, bool cpu_seat, int64_t now,
   *stand_in_began = false;
   if (cpu_seat) return CpuReason::kCpuSeat;
   if (deadline_ms_ > 0 && now >= deadline_ms_) return CpuReason::kTurnTimeout;
-  if (Present(seat, now)) return CpuReason::kNone;
-  *stand_in_began = BeginStandIn(seat);
+  if (SeenHere(seat, now)) return CpuReason::kNone;
+  // Rule 7: with a partial view only a claimed stand-in begins.
+  if (!partial_view_) *stand_in_began = BeginStandIn(seat);
   return CpuReason::kStandIn;
 }
 
@@ -59,6 +69,14 @@ bool TurnClock::BeginStandIn(int seat) {
   if (s.standing_in) return false;
   s.standing_in = true;
   s.announced_present = false;
+  return true;
+}
+
+bool TurnClock::EndStandIn(int seat) {
+  Seat& s = seats_[seat];
+  if (!s.standing_in) return false;
+  s.standing_in = false;
+  s.announced_present = true;
   return true;
 }
 

@@ -28,10 +28,15 @@
 // 7. Clusters (several nodes on PostgreSQL, docs/cluster.md). The store
 //    holds when each turn is due and which node last saw each seat's
 //    player (storage/due_turns.h). A node's own view of presence is
-//    partial (the player may be on another node): a stand-in it decides is
-//    played only if no other live node saw the player within the grace
-//    period (the claim checks it), and a node that claims a stand-in from
-//    the store's sweep begins it here (BeginStandIn).
+//    partial (the player may be on another node), so with a clock built
+//    with `partial_view` a stand-in its own view asks for (Due) is only a
+//    candidate: it begins (BeginStandIn) once the store's claim, which
+//    knows every node's marks, let the node play it (the first STAND_IN
+//    move stored, or a stand-in claimed from the sweep); the other nodes
+//    begin it when they catch up with that move, and end it when the player
+//    moves again or calls them (EndStandIn, Seen). Such a clock shows a
+//    player absent exactly while the CPU stands in for them, so every node
+//    shows the same.
 //
 // Expiry is noticed, not timed: LiveMatches::Tick() (the server's ticker,
 // or a test after moving a ManualClock) and every call on the match ask
@@ -55,8 +60,10 @@ namespace mancala::services {
 
 class TurnClock {
  public:
-  // `turn_limit_s`: 0 (none), 30 or 60; `grace_ms`: rule 3.
-  TurnClock(int seats, int turn_limit_s, int64_t grace_ms);
+  // `turn_limit_s`: 0 (none), 30 or 60; `grace_ms`: rule 3;
+  // `partial_view`: rule 7 (a cluster node).
+  TurnClock(int seats, int turn_limit_s, int64_t grace_ms,
+            bool partial_view = false);
 
   // Rule 1 for a match that (re)starts `now`: every seat counts as seen
   // now, and the seat to move gets a full turn.
@@ -85,11 +92,15 @@ class TurnClock {
 
   // Rule 4: why the computer must move for `seat` now, or
   // kNone (wait for the player). A kStandIn that begins now sets
-  // `*stand_in_began` (announce it: the seat is absent).
+  // `*stand_in_began` (announce it: the seat is absent); with a partial
+  // view (rule 7) none begins here.
   CpuReason Due(int seat, bool cpu_seat, int64_t now, bool* stand_in_began);
   // Rule 4 or 7: the CPU stands in for `seat` (the store says its player
   // is absent); true if the stand-in begins now (announce it).
   bool BeginStandIn(int seat);
+  // Rule 7: `seat`'s player moved themselves (on another node); true if a
+  // stand-in ends now (announce it).
+  bool EndStandIn(int seat);
   // Whether a WatchMatch stream of `seat`'s player is open on this node.
   bool Streaming(int seat) const { return seats_[seat].open_streams > 0; }
 
@@ -102,6 +113,10 @@ class TurnClock {
   void CancelCpuTurn();
 
  private:
+  // Rule 3 as far as this clock sees: a stream here, or a call within the
+  // grace period.
+  bool SeenHere(int seat, int64_t now) const;
+
   struct Seat {
     int open_streams = 0;      // WatchMatch streams carrying its token.
     int64_t last_seen_ms = 0;  // Last call (or stream close).
@@ -111,6 +126,7 @@ class TurnClock {
 
   int turn_limit_s_;
   int64_t grace_ms_;
+  bool partial_view_;
   int64_t deadline_ms_ = 0;  // 0 = no limit, or no turn running.
   std::vector<Seat> seats_;
   int64_t cpu_queued_ply_ = -1;  // A CpuTurn for this ply is out.

@@ -58,6 +58,20 @@ absl::Status StorageFailure(const absl::Status& status) {
     return DomainError(absl::StatusCode::kAborted, "STALE_PLY",
                        status.message());
   }
+  if (absl::IsDeadlineExceeded(status)) {
+    return DomainError(
+        absl::StatusCode::kDeadlineExceeded, "STORAGE_TIMEOUT",
+        absl::StrCat("the database did not answer in time; a write may or "
+                     "may not have been stored (a retry with the same "
+                     "request_id tells): ",
+                     status.message()));
+  }
+  if (absl::IsResourceExhausted(status)) {
+    return DomainError(absl::StatusCode::kResourceExhausted, "STORAGE_FULL",
+                       absl::StrCat("the database is full; nothing was "
+                                    "written: ",
+                                    status.message()));
+  }
   return DomainError(absl::StatusCode::kUnavailable, "STORAGE",
                      absl::StrCat("storage failed: ", status.message()));
 }

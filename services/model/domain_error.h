@@ -42,8 +42,12 @@ absl::Status StoredDataLoss(absl::string_view message);
 
 // A storage failure as the client should see it: ABORTED (another writer
 // moved the match on) is ABORTED (reason STALE_PLY); DATA_LOSS is
-// StoredDataLoss(); anything else, an unexpected NOT_FOUND included, is
-// UNAVAILABLE (reason STORAGE), since the request may succeed later.
+// StoredDataLoss(); DEADLINE_EXCEEDED (no answer in time: a write's outcome
+// unknown) is DEADLINE_EXCEEDED (STORAGE_TIMEOUT); RESOURCE_EXHAUSTED (a
+// full disk) is RESOURCE_EXHAUSTED (STORAGE_FULL), which AIP-193 leaves to
+// the client to retry later, not at once; anything else, an unexpected
+// NOT_FOUND included, is UNAVAILABLE (reason STORAGE), since the request
+// may succeed on a retry.
 // Callers that expect NOT_FOUND check for it first and answer with their
 // own reason.
 absl::Status StorageFailure(const absl::Status& status);

@@ -5,6 +5,7 @@ import os
 import random
 import sqlite3
 import threading
+import time
 import unittest
 
 import grpc
@@ -366,6 +367,61 @@ class StorageFaultTest(unittest.TestCase):
                 lock.execute("ROLLBACK")
                 lock.close()
             own.new_player("after")  # The server did not need a restart.
+        finally:
+            own.close()
+
+    def test_a_hung_or_full_database(self):
+        """STORAGE_TIMEOUT and STORAGE_FULL (docs/api.md "Storage
+        trouble"): a write waits longer than --db-call-timeout-ms for a
+        lock another process holds (the busy timeout is longer), and a
+        database grown to --db-max-size-mb, as on a full disk."""
+        own = harness.Server(extra=("--db-call-timeout-ms", "300",
+                                    "--db-busy-timeout-ms", "20000",
+                                    "--db-max-size-mb", "1"))
+        try:
+            a = own.new_player("A")
+            lock = sqlite3.connect(own.db, isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")
+            try:
+                start = time.monotonic()
+                harness.expect_error(self, own.players.CreatePlayer,
+                                     grpc.StatusCode.DEADLINE_EXCEEDED,
+                                     "STORAGE_TIMEOUT",
+                                     ps.CreatePlayerRequest(display_name="x"))
+                # At the server's bound, not the client's 30 s deadline.
+                self.assertLess(time.monotonic() - start, 5)
+            finally:
+                lock.execute("ROLLBACK")
+                lock.close()
+            # It left the writer's queue at the deadline: never written.
+            with sqlite3.connect(own.db) as db:
+                self.assertEqual(db.execute(
+                    "SELECT count(*) FROM players WHERE display_name = 'x'"
+                ).fetchone()[0], 0)
+            # Grown past 1 MiB from outside (the cap cannot go below the
+            # file's size): the next writes that need a page are refused,
+            # and reads go on.
+            own.stop()
+            with sqlite3.connect(own.db) as db:
+                db.execute("CREATE TABLE filler (b BLOB)")
+                db.execute("INSERT INTO filler VALUES (zeroblob(1200000))")
+            own.start()
+            full = None
+            for i in range(400):
+                try:
+                    own.players.CreatePlayer(
+                        ps.CreatePlayerRequest(display_name="p%d" % i),
+                        timeout=harness.DEADLINE_S)
+                except grpc.RpcError as err:
+                    full = err
+                    break
+            self.assertIsNotNone(full, "1 MiB never filled")
+            harness.expect_error(self, own.players.CreatePlayer,
+                                 grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                 "STORAGE_FULL",
+                                 ps.CreatePlayerRequest(display_name="more"))
+            own.players.GetPlayer(ps.GetPlayerRequest(name=a.name),
+                                  metadata=a.md(), timeout=harness.DEADLINE_S)
         finally:
             own.close()
 

@@ -8,7 +8,11 @@ nodes: node A, stopped with SIGTERM while a player watches a match on it,
    readiness turns, and ends no earlier than the drain, with UNAVAILABLE
    (reason SHUTTING_DOWN: "shutting down" in its message);
 3. then closes its listener (a health check finds nobody) and exits 0 after
-   "mancalad stopped cleanly".
+   "mancalad stopped cleanly", within EXIT_SLACK_S of the drain's end,
+   although a client connection that never reads (so never answers the
+   shutdown's GOAWAY ping) is open: gRPC alone waited for it up to its 10 s
+   cut-off, and for an idle gRPC-core client (C++, Python) up to its 5 s
+   backup poll.
 
 With --postgres (MANCALA_TEST_PG_DSN names the server; a fresh schema per
 run) a second node B serves the same database throughout: B's readiness
@@ -23,6 +27,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 DRAIN_S = 4  # Long enough to check "still serving" on a loaded machine.
 DEADLINE_S = 30  # For each wait; hitting it fails the test.
+EXIT_SLACK_S = 3  # SIGTERM to exit at most DRAIN_S + this (a loaded machine).
 
 
 def fail(msg):
@@ -99,6 +105,15 @@ class Node:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def silent_connection(port):
+    """A client connection that never reads: the HTTP/2 preface and an
+    empty SETTINGS frame, then nothing (no SETTINGS ack, no PING ack)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=DEADLINE_S)
+    s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+              b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+    return s
 
 
 class Watcher(threading.Thread):
@@ -186,6 +201,7 @@ def run(a, b):
     watcher = Watcher(a, match.name)
     watcher.start()
     wait_for(lambda: watcher.ply == match.ply, "the watcher's first event")
+    silent = silent_connection(a.port)
 
     a.proc.send_signal(signal.SIGTERM)
     sigterm = time.monotonic()
@@ -225,6 +241,12 @@ def run(a, b):
         rc = a.proc.wait(timeout=DEADLINE_S)
     except subprocess.TimeoutExpired:
         fail("A did not exit within %d s of its drain" % DEADLINE_S)
+    exited = time.monotonic()
+    silent.close()
+    if exited - sigterm > DRAIN_S + EXIT_SLACK_S:
+        fail("A exited %.2f s after SIGTERM, over the %d s drain + %d s: "
+             "did it wait for a connection to answer?" %
+             (exited - sigterm, DRAIN_S, EXIT_SLACK_S))
     log = a.log()
     if rc != 0 or "mancalad stopped cleanly" not in log:
         fail("A exit %d; log:\n%s" % (rc, log))
@@ -248,8 +270,9 @@ def run(a, b):
                  "the resumed watcher to see the move through B")
         resumed.call.cancel()
     print("PASS: readiness NOT_SERVING %.2f s after SIGTERM while serving; "
-          "stream ended UNAVAILABLE after %.2f s (drain %d s); clean exit%s" %
-          (turned - sigterm, ended - sigterm, DRAIN_S,
+          "stream ended UNAVAILABLE after %.2f s (drain %d s); clean exit "
+          "after %.2f s%s" %
+          (turned - sigterm, ended - sigterm, DRAIN_S, exited - sigterm,
            "; resumed on B and moved" if b is not None else ""))
 
 

@@ -30,7 +30,8 @@ node's health service is asked for "readiness" every second (1 s deadline):
      with it within that too (duration_ms of the node's "rpc" log line);
   4. readiness answers NOT_SERVING on each node within READY_DOWN_S of the
      freeze (an answer: a check that times out does not count), and
-     SERVING again within READY_UP_S of SIGCONT;
+     SERVING again within READY_UP_S of SIGCONT; each node logs the
+     calls that timed out and the readiness change at warning level;
   5. a SubmitMove that failed is sent again, the same request with the same
      request id, after SIGCONT: a move stored meanwhile must be answered OK
      with that very move; one not stored may be played then. Every player's
@@ -723,6 +724,19 @@ class Outage:
             self.note(phase, up is not None and up - thaw <= READY_UP_S,
                       "readiness on %s not SERVING within %.0f s of SIGCONT" %
                       (name, READY_UP_S))
+
+        # The operator hears of it: warning lines (rate-limited) for the
+        # calls that timed out and for readiness, on every node.
+        for name, node in (("A", self.a), ("B", self.b)):
+            log = node.read_log()
+            timeouts = log.count("[warning] storage failure (timeout)")
+            unready = log.count("not serving:")
+            self.report_line("%s: node %s logged %d storage-timeout warning "
+                             "line(s) and %d not-serving warning(s)" %
+                             (phase, name, timeouts, unready))
+            self.note(phase, timeouts >= 1 and unready >= 1,
+                      "node %s logged no storage-timeout or no not-serving "
+                      "warning" % name)
 
         # 5. A failed SubmitMove, sent again with its request id.
         answered = {}  # Match label -> plies an OK reply answered.

@@ -10,9 +10,14 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "storage/call_deadline.h"
+#include "storage/store_metrics.h"
 #include "tests/storage/store_test_fixture.h"
 
 namespace mancala::storage {
@@ -126,6 +131,50 @@ TEST_F(GroupCommitTest, CloseAnswersEveryQueuedCaller) {
   }
   absl::Status late = store_->AppendMove(Move(2, 1, 0, "m0"), {});
   EXPECT_TRUE(absl::IsUnavailable(late)) << late;
+}
+
+// Records the failures a store reports (store_metrics.h).
+class FailureLog final : public StoreMetrics {
+ public:
+  void OnCommit(const CommitReport&) override {}
+  void OnMoveCommitted() override {}
+  void OnFailure(const char* what, const absl::Status& status) override {
+    std::lock_guard lock(mu);
+    lines.push_back(std::string(what) + " " + FailureReason(status));
+  }
+  std::mutex mu;
+  std::vector<std::string> lines;
+};
+
+// A caller that gives up while its write waits in the queue is told
+// DEADLINE_EXCEEDED, and the write is never made later; the others of the
+// batch commit. The store reports the failure as a timeout.
+TEST_F(GroupCommitTest, AWriteWhoseDeadlinePassedInTheQueueIsNeverMade) {
+  FailureLog failures;
+  store_->set_metrics(&failures);
+  outside_->exec("BEGIN IMMEDIATE");
+  absl::Status late, patient;
+  std::thread impatient([&] {
+    const CallDeadline deadline(std::chrono::steady_clock::now() +
+                                std::chrono::milliseconds(200));
+    late = store_->AppendMove(Move(1, 0, 2, "m0"), {});
+  });
+  std::thread waiting(
+      [&] { patient = store_->AppendMove(Move(1, 0, 3, "m1"), {}); });
+  ASSERT_TRUE(WaitFor([&] { return store_->writer_stats().queued == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  outside_->exec("ROLLBACK");
+  impatient.join();
+  waiting.join();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(late)) << late;
+  EXPECT_NE(late.message().find("nothing was written"), std::string::npos);
+  EXPECT_TRUE(patient.ok()) << patient;
+  EXPECT_EQ(Ply("m0"), 0);
+  EXPECT_EQ(MoveCount("m0"), 0u);
+  EXPECT_EQ(Ply("m1"), 1);
+  std::lock_guard lock(failures.mu);
+  EXPECT_EQ(failures.lines, std::vector<std::string>{"append move timeout"});
+  store_->set_metrics(nullptr);
 }
 
 TEST_F(GroupCommitTest, WithoutGroupCommitEachWriteIsItsOwnTransaction) {

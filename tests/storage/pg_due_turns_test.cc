@@ -363,5 +363,34 @@ TEST_F(PgDueTurnsTest, NobodyPaysForTheTimeTheServiceWasAway) {
   EXPECT_TRUE(claim("m2", kMinute, false));
 }
 
+// The database was away for 2 minutes (every beat silent that long) and
+// comes back: a sweep's claim that gets through before any node's beat
+// would charge the outage (the marks are 2 minutes old and no return is
+// recorded yet), so it is refused; the first beat records the return and
+// the claims then wait the fresh periods out. A CPU seat's turn is not
+// held up.
+TEST_F(PgDueTurnsTest, NoClaimChargesAnOutageBeforeABeatRecordsTheReturn) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());  // p1 (seat 0) to move.
+  Sql("UPDATE matches SET due_at = now() - interval '1 minute'");
+  Sql("UPDATE seats SET seen_node = 'B', seen_at = now() - "
+      "interval '2 minutes' WHERE seat = 0");
+  Sql("UPDATE nodes SET heartbeat_at = now() - interval '2 minutes'");
+  auto claim = [&](int64_t stand_in_grace_ms, bool timeout) {
+    auto claimed =
+        due_->Claim("m1", 1, "A", kMinute, kMinute, stand_in_grace_ms, timeout);
+    EXPECT_TRUE(claimed.ok()) << claimed.status();
+    return claimed.ok() && *claimed;
+  };
+  EXPECT_FALSE(claim(kMinute, false));  // A stand-in.
+  EXPECT_FALSE(claim(0, true));         // A timeout.
+  auto beat = nodes_->Heartbeat("A", kMinute);
+  ASSERT_TRUE(beat.ok()) << beat.status();
+  EXPECT_TRUE(*beat);  // The return, recorded.
+  EXPECT_FALSE(claim(kMinute, false));
+  EXPECT_FALSE(claim(0, true));
+  EXPECT_TRUE(claim(0, false));  // A CPU seat's turn.
+}
+
 }  // namespace
 }  // namespace mancala::storage

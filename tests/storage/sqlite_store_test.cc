@@ -6,8 +6,11 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "storage/schema.h"
+#include "storage/sqlite_connection.h"
+#include "storage/store_metrics.h"
 #include "tests/storage/store_test_fixture.h"
 
 namespace mancala::storage {
@@ -32,6 +35,25 @@ TEST_F(SqliteStoreTest, InMemoryDatabaseWorksWithOneConnection) {
   EXPECT_TRUE(absl::IsAborted((*store)->AppendMove(Move(1, 1, 3), {})));
   EXPECT_EQ((*store)->GetMatch("m1")->ply, 1);
   EXPECT_EQ((*store)->ListMoves("m1", 1, 10)->at(0).pit, 2);
+}
+
+// SQLite's result codes as the store's statuses (sqlite_connection.h): a
+// full disk is RESOURCE_EXHAUSTED, a lock held past the busy timeout
+// UNAVAILABLE, a constraint ALREADY_EXISTS, the rest INTERNAL.
+TEST(SqliteErrors, AFullDiskIsResourceExhaustedNotUnavailable) {
+  const absl::Status full = FromException(
+      SQLite::Exception("database or disk is full", SQLITE_FULL), "commit");
+  EXPECT_TRUE(absl::IsResourceExhausted(full)) << full;
+  EXPECT_EQ(std::string(FailureReason(full)), "full");
+  EXPECT_TRUE(absl::IsUnavailable(FromException(
+      SQLite::Exception("database is locked", SQLITE_BUSY), "write")));
+  EXPECT_TRUE(absl::IsAlreadyExists(FromException(
+      SQLite::Exception("UNIQUE constraint failed", SQLITE_CONSTRAINT),
+      "write")));
+  const absl::Status io =
+      FromException(SQLite::Exception("disk I/O error", SQLITE_IOERR), "read");
+  EXPECT_TRUE(absl::IsInternal(io)) << io;
+  EXPECT_EQ(std::string(FailureReason(io)), "internal");
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <fstream>
 
 #include "services/admin_token.h"
-#include "services/api/log_limit.h"
 #include "services/api/peer_limiter.h"
 #include "services/wire/errors.h"
 #include "tests/services/test_server.h"
@@ -102,18 +101,6 @@ TEST(PeerLimiter, HostDropsTheSchemeAndThePort) {
   EXPECT_EQ(PeerLimiter::Host("ipv4:127.0.0.1:5000"), "127.0.0.1");
   EXPECT_EQ(PeerLimiter::Host("ipv6:[::1]:5000"), "[::1]");
   EXPECT_EQ(PeerLimiter::Host("unix:mancala.sock"), "mancala.sock");
-}
-
-TEST(LogLimit, OneLineAnIntervalThenTellsHowManyWereLeftOut) {
-  services::LogLimit limit(1000);
-  int64_t left_out = -1;
-  EXPECT_TRUE(limit.Allow(5'000, &left_out));
-  EXPECT_EQ(left_out, 0);
-  EXPECT_FALSE(limit.Allow(5'001, &left_out));
-  EXPECT_FALSE(limit.Allow(5'999, &left_out));
-  EXPECT_TRUE(limit.Allow(6'000, &left_out));
-  EXPECT_EQ(left_out, 2);
-  EXPECT_FALSE(limit.Allow(6'500, &left_out));
 }
 
 TEST(AdminToken, FromAFileOrTheEnvironmentOnceFlagStillWorks) {

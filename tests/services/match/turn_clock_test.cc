@@ -87,6 +87,43 @@ TEST(TurnClockTest, AStandInFromTheStoreBeginsOnceAndACallEndsIt) {
   EXPECT_FALSE(clock.Streaming(1));
 }
 
+// Rule 7: a cluster node's clock sees only its own streams and calls, so
+// a stand-in it asks for is a candidate (the claim decides) and begins
+// nothing; it shows a seat absent exactly while the CPU stands in for it,
+// begun here once claimed or caught up, ended by the player's own move or
+// call.
+TEST(TurnClockTest, APartialViewBeginsNoStandInAndShowsOnlyStandIns) {
+  TurnClock whole(2, 60, kGrace);
+  TurnClock partial(2, 60, kGrace, /*partial_view=*/true);
+  whole.StartMatch(kStart);
+  partial.StartMatch(kStart);
+  const int64_t later = kStart + kGrace + 1;  // No call or stream since.
+  bool began = false;
+  EXPECT_EQ(whole.Due(0, false, later, &began), CpuReason::kStandIn);
+  EXPECT_TRUE(began);
+  EXPECT_FALSE(whole.Present(0, later));
+  EXPECT_EQ(partial.Due(0, false, later, &began), CpuReason::kStandIn);
+  EXPECT_FALSE(began);
+  EXPECT_FALSE(partial.StandingIn(0));
+  EXPECT_TRUE(partial.Present(0, later));  // The player may be elsewhere.
+  EXPECT_FALSE(partial.PresenceChanged(0, later));
+  // The deadline still counts: the claim decides whether it may be played.
+  EXPECT_EQ(partial.Due(0, false, kStart + 60'000, &began),
+            CpuReason::kTurnTimeout);
+
+  EXPECT_TRUE(partial.BeginStandIn(0));  // Claimed, or caught up.
+  EXPECT_FALSE(partial.Present(0, later));
+  EXPECT_FALSE(partial.PresenceChanged(0, later));  // Announced with it.
+  EXPECT_TRUE(partial.Present(1, later));
+  EXPECT_TRUE(partial.EndStandIn(0));  // The player moved on another node.
+  EXPECT_FALSE(partial.EndStandIn(0));
+  EXPECT_TRUE(partial.Present(0, later));
+  EXPECT_FALSE(partial.PresenceChanged(0, later));
+  EXPECT_TRUE(partial.BeginStandIn(1));
+  EXPECT_TRUE(partial.Seen(1, later));  // A call here ends it too.
+  EXPECT_TRUE(partial.Present(1, later));
+}
+
 TEST(TurnClockTest, OneCpuTurnPerPlyAndCancelStopsIt) {
   TurnClock clock(2, 0, kGrace);
   auto stop = clock.QueueCpuTurn(4);

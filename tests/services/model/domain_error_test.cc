@@ -61,6 +61,16 @@ TEST(DomainErrorTest, RawStoreStatusesMapAsStorageFailures) {
   EXPECT_EQ(other.error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(ErrorReason(other), "STORAGE");
   EXPECT_EQ(other.error_message(), "storage failed: row gone");
+  // A hung database: the outcome of a write is unknown, and the client is
+  // told how to learn it.
+  grpc::Status slow = ToGrpc(absl::DeadlineExceededError("append move"));
+  EXPECT_EQ(slow.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(ErrorReason(slow), "STORAGE_TIMEOUT");
+  EXPECT_NE(slow.error_message().find("same request_id"), std::string::npos);
+  // A full disk: not UNAVAILABLE, which would invite retries at once.
+  grpc::Status full = ToGrpc(absl::ResourceExhaustedError("disk full"));
+  EXPECT_EQ(full.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(ErrorReason(full), "STORAGE_FULL");
 }
 
 TEST(DomainErrorTest, EdgeHelpersMatchTheDomainOnes) {

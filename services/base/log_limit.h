@@ -1,11 +1,12 @@
-// Log lines that clients can cause (a malformed request, a bug they hit
-// again and again) are rate-limited, so no client can flood the log: at
+// Log lines that clients or a failing dependency can cause again and again
+// (a malformed request, a bug they hit, a database that is away) are
+// rate-limited, so none of them can flood the log: at
 // most one line per interval for each LogLimit, and the next line written
 // tells how many were left out.
 // Thread-safety: Allow() may be called from any thread.
 
-#ifndef MANCALA_SERVICES_API_LOG_LIMIT_H_
-#define MANCALA_SERVICES_API_LOG_LIMIT_H_
+#ifndef MANCALA_SERVICES_BASE_LOG_LIMIT_H_
+#define MANCALA_SERVICES_BASE_LOG_LIMIT_H_
 
 #include <atomic>
 #include <cstdint>
@@ -28,10 +29,6 @@ class LogLimit {
   std::atomic<int64_t> left_out_{0};
 };
 
-// Sends protobuf's own log lines (e.g. "String field contains invalid
-// UTF-8 data" for a request a client sent) to spdlog, through one LogLimit.
-void LimitProtobufLog();
-
 }  // namespace mancala::services
 
-#endif  // MANCALA_SERVICES_API_LOG_LIMIT_H_
+#endif  // MANCALA_SERVICES_BASE_LOG_LIMIT_H_
