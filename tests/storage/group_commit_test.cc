@@ -146,28 +146,32 @@ class FailureLog final : public StoreMetrics {
   std::vector<std::string> lines;
 };
 
-// A caller that gives up while its write waits in the queue is told
-// DEADLINE_EXCEEDED, and the write is never made later; the others of the
-// batch commit. The store reports the failure as a timeout.
+// A caller that gives up while its write waits in the queue (the writer
+// is held up by another process's lock) is told DEADLINE_EXCEEDED at its
+// deadline, while the lock is still held, and the write is never made
+// later; the other queued write commits once the lock goes. The store
+// reports the failure as a timeout.
 TEST_F(GroupCommitTest, AWriteWhoseDeadlinePassedInTheQueueIsNeverMade) {
   FailureLog failures;
   store_->set_metrics(&failures);
   outside_->exec("BEGIN IMMEDIATE");
-  absl::Status late, patient;
-  std::thread impatient([&] {
-    const CallDeadline deadline(std::chrono::steady_clock::now() +
-                                std::chrono::milliseconds(200));
-    late = store_->AppendMove(Move(1, 0, 2, "m0"), {});
-  });
+  absl::Status patient;
   std::thread waiting(
       [&] { patient = store_->AppendMove(Move(1, 0, 3, "m1"), {}); });
-  ASSERT_TRUE(WaitFor([&] { return store_->writer_stats().queued == 2; }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  ASSERT_TRUE(WaitFor([&] { return store_->writer_stats().queued == 1; }));
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status late;
+  {
+    const CallDeadline deadline(start + std::chrono::milliseconds(300));
+    late = store_->AppendMove(Move(1, 0, 2, "m0"), {});
+  }
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(store_->writer_stats().queued, 1);  // It left the queue.
   outside_->exec("ROLLBACK");
-  impatient.join();
   waiting.join();
   EXPECT_TRUE(absl::IsDeadlineExceeded(late)) << late;
   EXPECT_NE(late.message().find("nothing was written"), std::string::npos);
+  EXPECT_GE(took, std::chrono::milliseconds(250));
   EXPECT_TRUE(patient.ok()) << patient;
   EXPECT_EQ(Ply("m0"), 0);
   EXPECT_EQ(MoveCount("m0"), 0u);
