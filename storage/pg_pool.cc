@@ -267,13 +267,6 @@ void PgPool::Watch() {
   }
 }
 
-absl::Status PgPool::Failed(const char* what, absl::Status status) const {
-  if (on_error_ && FailureReason(status) != nullptr) {
-    on_error_(what, status);
-  }
-  return status;
-}
-
 absl::Status PgPool::Run(
     const char* what,
     const std::function<absl::Status(pqxx::connection&)>& body) {
@@ -287,13 +280,14 @@ absl::Status PgPool::Run(
   }
   for (int attempt = 0;; ++attempt) {
     if (Clock::now() >= deadline) {
-      return Failed(what, absl::DeadlineExceededError(
-                              std::string(what) +
-                              ": the call's deadline passed before the "
-                              "database was asked; nothing was sent"));
+      return ReportFailure(
+          metrics_, what,
+          absl::DeadlineExceededError(std::string(what) +
+                                      ": the call's deadline passed before the "
+                                      "database was asked; nothing was sent"));
     }
     absl::StatusOr<int> slot = Acquire(what, deadline);
-    if (!slot.ok()) return Failed(what, slot.status());
+    if (!slot.ok()) return ReportFailure(metrics_, what, slot.status());
     pqxx::connection* conn = nullptr;
     {
       std::lock_guard lock(mu_);
@@ -337,7 +331,7 @@ absl::Status PgPool::Run(
     }
     Release(*slot, lost);
     if (!retry || attempt >= kMaxRetries) {
-      return failed ? Failed(what, status) : status;
+      return failed ? ReportFailure(metrics_, what, status) : status;
     }
     // Back off a little, randomly, so the competing transactions part.
     std::this_thread::sleep_for(

@@ -28,7 +28,7 @@
 // body had sent may still be carried out by the server: the outcome is
 // unknown); anything else -> INTERNAL.
 // Every failure of the database (store_metrics.h FailureReason; not what a
-// body returns itself) is also handed to the `on_error` hook.
+// body returns itself) is also reported to the pool's StoreMetrics.
 // Thread-safety: all methods may be called from any thread.
 
 #ifndef MANCALA_STORAGE_PG_POOL_H_
@@ -47,6 +47,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "storage/store_metrics.h"
 
 namespace mancala::storage {
 
@@ -62,8 +63,6 @@ class PgPool {
   static constexpr int kMaxRetries = 5;
   // Runs once on every new connection (prepares its statements).
   using Setup = std::function<void(pqxx::connection&)>;
-  // Told of each failure of the database: what failed and its status.
-  using OnError = std::function<void(const char* what, const absl::Status&)>;
 
   // UNAVAILABLE if the server cannot be reached.
   static absl::StatusOr<std::unique_ptr<PgPool>> Open(
@@ -83,7 +82,7 @@ class PgPool {
   absl::Status Ping();
 
   // Set before the first Run().
-  void set_on_error(OnError on_error) { on_error_ = std::move(on_error); }
+  void set_metrics(StoreMetrics* metrics) { metrics_ = metrics; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -105,12 +104,11 @@ class PgPool {
   void Watch();
   // The connector: opens the slots marked `connecting`.
   void ConnectLoop();
-  absl::Status Failed(const char* what, absl::Status status) const;
 
   const std::string dsn_;
   const Setup setup_;
   const PgPoolOptions options_;
-  OnError on_error_;
+  StoreMetrics* metrics_ = nullptr;  // Where failures go (store_metrics.h).
   std::mutex mu_;
   std::condition_variable freed_;    // A slot became free or connected.
   std::condition_variable watch_;    // A deadline was set, or closing.

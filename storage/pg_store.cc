@@ -214,9 +214,7 @@ absl::StatusOr<std::unique_ptr<PgStore>> PgStore::Open(const std::string& dsn,
 
 void PgStore::set_metrics(StoreMetrics* metrics) {
   Store::set_metrics(metrics);
-  pool_->set_on_error([metrics](const char* what, const absl::Status& s) {
-    if (metrics != nullptr) metrics->OnFailure(what, s);
-  });
+  pool_->set_metrics(metrics);
 }
 
 absl::Status PgStore::Ping() { return pool_->Ping(); }
