@@ -1,0 +1,37 @@
+// The same transport kinds as client.js's createTransport, made with
+// @connectrpc/connect-node (node:http, not fetch) for tests and scripts in
+// Node; a browser bundle must not import this file. HTTP/1.1, as a browser
+// talks to mancalad's HTTP port without a front.
+
+import {
+  createConnectTransport,
+  createGrpcWebTransport,
+} from "@connectrpc/connect-node";
+import { bearerToken, TRANSPORT_KINDS } from "./client.js";
+
+/**
+ * @param {string} baseUrl
+ * @param {import("./client.js").TransportKind} kind
+ * @param {{ token?: import("./client.js").TokenSource,
+ *           interceptors?: import("@connectrpc/connect").Interceptor[] }} [options]
+ * @returns {import("@connectrpc/connect").Transport}
+ */
+export function createNodeTransport(baseUrl, kind, options = {}) {
+  const common = {
+    baseUrl,
+    httpVersion: /** @type {const} */ ("1.1"),
+    interceptors: [bearerToken(options.token), ...(options.interceptors ?? [])],
+  };
+  switch (kind) {
+    case "connect-json":
+      return createConnectTransport({ ...common, useBinaryFormat: false });
+    case "connect-binary":
+      return createConnectTransport({ ...common, useBinaryFormat: true });
+    case "grpc-web":
+      return createGrpcWebTransport({ ...common, useBinaryFormat: true });
+    default:
+      throw new TypeError(
+        `unknown transport ${JSON.stringify(kind)}: one of ${TRANSPORT_KINDS.join(", ")}`,
+      );
+  }
+}
