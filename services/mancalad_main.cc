@@ -201,6 +201,14 @@ int main(int argc, char** argv) {
   app.add_option("--metrics-listen", options.metrics_address,
                  "host:port serving Prometheus metrics at /metrics (port 0 "
                  "picks a free port); off when not given");
+  app.add_option("--web-listen", options.web_address,
+                 "host:port serving browsers: the Connect protocol and "
+                 "gRPC-Web for every RPC (port 0 picks a free port); off "
+                 "when not given");
+  app.add_option("--web-allowed-origins", options.web_allowed_origins,
+                 "origins (scheme://host[:port], exact) whose pages may call "
+                 "the web port cross-origin; none by default")
+      ->delimiter(',');
   std::string log_format = "text";
   std::string log_level = "info";
   app.add_option("--log-format", log_format,
@@ -294,6 +302,10 @@ int main(int argc, char** argv) {
                mancala::storage::IsPostgresUrl(options.db_path)
                    ? RedactPassword(options.db_path)
                    : options.db_path);
+  if ((*server)->web_port() != 0) {
+    spdlog::info("web port on port {} (Connect, gRPC-Web)",
+                 (*server)->web_port());
+  }
   if ((*server)->metrics_port() != 0) {
     // Also read by scripts and tests: keep its shape.
     spdlog::info("metrics on port {} (/metrics)", (*server)->metrics_port());

@@ -31,6 +31,7 @@
 #include "services/match/cpu_worker.h"
 #include "services/match/live_matches.h"
 #include "services/metrics_http.h"
+#include "services/web/web_port.h"
 #include "services/wire/convert.h"
 #include "services/wire/resource_names.h"
 #include "services/wire/search_codec.h"
@@ -81,6 +82,7 @@ struct Server::Impl {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
+  std::unique_ptr<web::WebPort> web;  // Browsers; through `server`.
 
   ~Impl() {
     if (cluster) cluster->Stop();
@@ -359,6 +361,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                    options.metrics_address);
   if (!metrics_http.ok()) return metrics_http.status();
   impl->metrics_http = *std::move(metrics_http);
+  if (!options.web_address.empty()) {
+    web::WebPortOptions web_options;
+    web_options.address = options.web_address;
+    web_options.allowed_origins = options.web_allowed_origins;
+    web_options.max_message_bytes =
+        static_cast<size_t>(options.max_message_bytes);
+    auto web = web::WebPort::Start(
+        impl->server->InProcessChannel(grpc::ChannelArguments()),
+        std::move(web_options));
+    if (!web.ok()) return web.status();
+    impl->web = *std::move(web);
+  }
   if (options.tick.count() > 0) {
     Impl* p = impl.get();
     const absl::Duration every = absl::FromChrono(options.tick);
@@ -388,6 +402,8 @@ int Server::WatcherCount(const std::string& match) {
 }
 
 int Server::port() const { return impl_->port; }
+
+int Server::web_port() const { return impl_->web ? impl_->web->port() : 0; }
 
 int Server::metrics_port() const {
   return impl_->metrics_http ? impl_->metrics_http->port() : 0;
@@ -457,6 +473,8 @@ void Server::Shutdown() {
   }
   impl_->server->Shutdown(std::chrono::system_clock::now());
   impl_->server->Wait();
+  //    The web port's inner calls were among those: its connections close.
+  if (impl_->web) impl_->web->Stop();
   //    Shutdown() returned: our notification is out too; take it before
   //    the server goes (grpc_server_destroy requires it).
   grpc_completion_queue_pluck(begun, begun, gpr_inf_future(GPR_CLOCK_REALTIME),

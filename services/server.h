@@ -19,6 +19,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "services/base/clock.h"
@@ -79,6 +80,11 @@ struct ServerOptions {
   // host:port serving Prometheus metrics at /metrics (port 0 = any);
   // empty = no metrics endpoint (metrics.h lists the metrics).
   std::string metrics_address;
+  // host:port of the port for browsers (Connect and gRPC-Web,
+  // services/web/web_port.h; port 0 = any); empty = none. Cross-origin
+  // calls only from these exact origins.
+  std::string web_address;
+  std::vector<std::string> web_allowed_origins;
   // Most threads gRPC may run unary calls on (grpc::ResourceQuota); a call
   // that finds them all busy is answered RESOURCE_EXHAUSTED at once (the
   // client may retry) rather than given a new thread. Streams (WatchMatch,
@@ -139,6 +145,8 @@ class Server {
   int port() const;
   // Port of the metrics endpoint; 0 without one.
   int metrics_port() const;
+  // The web port's, 0 without one.
+  int web_port() const;
   // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
   // Stops in the order of docs/design.md "Shutdown": reports readiness

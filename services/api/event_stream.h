@@ -106,12 +106,10 @@ class EventSink {
       queue_.pop_front();
       if (backlog_ > 0) --backlog_;  // The backlog is at the front.
       writing_ = true;
-      if (closing_ && queue_.empty()) {
-        reactor_ = nullptr;  // The last event: write and finish together.
-        return [r, this] {
-          r->StartWriteAndFinish(current_.get(), {}, grpc::Status::OK);
-        };
-      }
+      // The last event too is written alone and the stream finished once it
+      // is done: with StartWriteAndFinish, gRPC's in-process transport (the
+      // web port's, services/web/web_port.h) can hand the reader the status
+      // before the message, which is then lost and its write never done.
       return [r, this] { r->StartWrite(current_.get()); };
     }
     if (closing_) {

@@ -14,6 +14,7 @@
 #include <chrono>
 
 #include "services/api/admin_service.h"
+#include "services/api/client_address.h"
 #include "services/api/match_service.h"
 #include "services/api/matchmaking_service.h"
 #include "services/api/peer_limiter.h"
@@ -46,9 +47,9 @@ struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
 #define MANCALA_GUARDED_UNARY(Method) \
   MANCALA_GUARDED_CALL(Method, return impl_.Method(context, request, response);)
 // The same, after taking a token of the caller's address.
-#define MANCALA_GUARDED_LIMITED(Method)                         \
-  MANCALA_GUARDED_CALL(                                         \
-      Method, grpc::Status s = limiter_.Allow(context->peer()); \
+#define MANCALA_GUARDED_LIMITED(Method)                                 \
+  MANCALA_GUARDED_CALL(                                                 \
+      Method, grpc::Status s = limiter_.Allow(ClientAddress(*context)); \
       return s.ok() ? impl_.Method(context, request, response) : s;)
 
 class GuardedPlayerService final : public v1::PlayerService::Service {
