@@ -12,6 +12,9 @@
 #                         throwaway PostgreSQL cluster
 # MANCALA_LISTEN (default 127.0.0.1:50051) is where serve and pg listen;
 # port 0 picks a free one, logged as "mancalad listening on port N".
+# MANCALA_WEB_LISTEN (default 127.0.0.1:8080) is where they serve browsers
+# (Connect and gRPC-Web, docs/api.md "From a browser"); its port 0 is
+# logged as "web port on port N".
 # deploy/fresh-root.sh runs serve and test in a fresh Debian 12 root, as
 # .ci/run does.
 set -euo pipefail
@@ -20,7 +23,8 @@ cd "$(dirname "$0")/.."
 # Every dependency is a Debian 12 package. What `serve` builds needs these
 # and no more: each is one the build uses by name (a few would also come as
 # another's dependency). libpqxx: mancalad is built with its PostgreSQL
-# store (`pg`, docs/cluster.md).
+# store (`pg`, docs/cluster.md). libboost-dev: Boost.Beast and Asio
+# (header-only), the browsers' web port (services/web).
 PACKAGES=(
   build-essential cmake pkg-config
   libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
@@ -30,6 +34,7 @@ PACKAGES=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev libssl-dev libutfcpp-dev
   libcpp-httplib-dev
   libpqxx-dev
+  libboost-dev
 )
 # The tests' own: GoogleTest and Google Benchmark (configuring with tests
 # on requires them); git: the repository checks list the tracked files,
@@ -39,10 +44,15 @@ PACKAGES=(
 # python3-grpcio, python3-protobuf: the Python client example
 # (clients/python) and the API contract tests (tests/clients);
 # postgresql: the server the PostgreSQL variants of the tests run on;
-# yamllint, python3-yaml: the deploy/k8s manifests' test.
+# yamllint, python3-yaml: the deploy/k8s manifests' test;
+# nodejs, npm: the browser clients' suite (tests/clients/web: npm ci of
+# clients/web, then node --test), ca-certificates for npm's registry;
+# nginx, curl, openssl: deploy/nginx-web.conf's test (a real nginx with a
+# throwaway certificate, called over HTTP/2).
 TEST_PACKAGES=(googletest libgtest-dev libgmock-dev libbenchmark-dev
   git sqlite3 systemd procps python3 prometheus python3-grpcio
-  python3-protobuf postgresql postgresql-client yamllint python3-yaml)
+  python3-protobuf postgresql postgresql-client yamllint python3-yaml
+  nodejs npm ca-certificates nginx curl openssl)
 # The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
 # clang, its sanitizer runtimes (libclang-rt: only a Recommends of clang's
 # headers package, which --no-install-recommends leaves out) and libFuzzer
@@ -54,6 +64,7 @@ SANITIZER_PACKAGES=(clang libclang-rt-14-dev libfuzzer-14-dev)
 # Debian's python3 with YAML for the manifests' overlay.
 IMAGE_PACKAGES=(podman runc catatonit mmdebstrap git postgresql python3 python3-yaml)
 LISTEN=${MANCALA_LISTEN:-127.0.0.1:50051}
+WEB_LISTEN=${MANCALA_WEB_LISTEN:-127.0.0.1:8080}
 
 install_missing() {
   local missing=()
@@ -149,7 +160,8 @@ case "${1:-}" in
     install_missing "${PACKAGES[@]}"
     build OFF
     mkdir -p var
-    exec ./build/services/mancalad --listen "$LISTEN" --db var/mancala.db
+    exec ./build/services/mancalad --listen "$LISTEN" --db var/mancala.db \
+      --web-listen "$WEB_LISTEN"
     ;;
   build)
     install_missing "${PACKAGES[@]}"
@@ -166,7 +178,8 @@ case "${1:-}" in
     # The URL stays out of the process list: --storage postgres reads it
     # from the environment. The cluster goes when mancalad stops.
     MANCALAD_DATABASE_URL=$MANCALA_TEST_PG_DSN \
-      ./build/services/mancalad --listen "$LISTEN" --storage postgres
+      ./build/services/mancalad --listen "$LISTEN" --storage postgres \
+      --web-listen "$WEB_LISTEN"
     ;;
   test)
     install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}" \

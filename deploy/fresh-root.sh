@@ -30,7 +30,8 @@ inside() {
   cd /src
   local log=$PWD/serve.log t0=$SECONDS pid port=""
   echo "=== fresh root: deploy/dev.sh serve ==="
-  MANCALA_LISTEN=127.0.0.1:0 bash deploy/dev.sh serve >"$log" 2>&1 &
+  MANCALA_LISTEN=127.0.0.1:0 MANCALA_WEB_LISTEN=127.0.0.1:0 \
+    bash deploy/dev.sh serve >"$log" 2>&1 &
   pid=$!
   # serve installs, builds, then execs mancalad (same pid), which logs
   # "mancalad listening on port N" once it accepts calls.
@@ -125,7 +126,27 @@ echo "=== fresh root: mmdebstrap bookworm (minbase) ==="
 debian12_root "$ROOT"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp /etc/hosts "$ROOT/etc/hosts"
-if [ -f "$HOME/.npmrc" ]; then cp "$HOME/.npmrc" "$ROOT/root/.npmrc"; fi
+# This machine's npm configuration: the user's (~/.npmrc) and the global
+# one (/etc/npmrc, where Debian's npm reads it). A `cafile` that one names
+# (a proxy's certificate authority, say) is copied in beside it under a
+# name of the root's own: the root's ca-certificates writes its own bundle
+# at the usual path, without this machine's additions.
+copy_npmrc() {
+  local from=$1 to=$2 ca
+  [ -f "$from" ] || return 0
+  mkdir -p "$(dirname "$ROOT$to")"
+  cp "$from" "$ROOT$to"
+  ca=$(sed -n 's/^[[:space:]]*cafile[[:space:]]*=[[:space:]]*//p' "$from" |
+    tail -n 1)
+  if [ -n "$ca" ] && [ -f "$ca" ]; then
+    mkdir -p "$ROOT/etc/npm-ca"
+    cp "$ca" "$ROOT/etc/npm-ca/$(basename "$to").pem"
+    sed -i "s|^[[:space:]]*cafile[[:space:]]*=.*|cafile=/etc/npm-ca/$(basename "$to").pem|" \
+      "$ROOT$to"
+  fi
+}
+copy_npmrc "$HOME/.npmrc" ~root/.npmrc
+copy_npmrc /etc/npmrc /etc/npmrc
 # Packages install their services but start none (policy-rc.d "101":
 # action forbidden): the root shares this machine's network, where a
 # PostgreSQL on 5432 would collide; the tests start their own servers.

@@ -6,7 +6,9 @@
 #
 #   sh gen.sh [OUT_DIR]
 #
-# The same inputs as proto/CMakeLists.txt: proto/mancala/v1/*.proto, and
+# The same inputs as proto/CMakeLists.txt: proto/mancala/v1/*.proto
+# (MANCALA_PROTO_DIR names proto/ for a copy of this folder elsewhere, as
+# the build's in build/clients/web), and
 # google/rpc/{status,error_details}.proto from Debian's
 # golang-github-gogo-googleapis-dev (MANCALA_GOOGLEAPIS_DIR elsewhere).
 # google/protobuf/*.proto (timestamp, duration, any, descriptor) come with
@@ -14,7 +16,7 @@
 # imports them from @bufbuild/protobuf/wkt.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+proto=${MANCALA_PROTO_DIR:-$(cd "$here/../.." && pwd)/proto}
 out=${1:-$here/gen}
 protoc=${PROTOC:-/usr/bin/protoc}
 googleapis=${MANCALA_GOOGLEAPIS_DIR:-/usr/share/gocode/src/github.com/gogo/googleapis}
@@ -33,7 +35,7 @@ rm -rf "$out"
 mkdir -p "$out"
 # protoc runs the plugin with `node` from PATH (its #! line is
 # `/usr/bin/env node`).
-cd "$repo/proto"
+cd "$proto"
 "$protoc" -I . -I "$googleapis" \
   --plugin=protoc-gen-es="$plugin" \
   --es_out="$out" --es_opt=target=js+dts,import_extension=js \

@@ -9,7 +9,7 @@
 //   - server streaming (application/connect+json or +proto): the request
 //     is one envelope, the response 200 with one envelope per message and a
 //     last one flagged kConnectEndStream holding JSON ({} or {"error":...}).
-// gRPC-Web (grpc/grpc doc/PROTOCOL-WEB.md):
+// gRPC-Web (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-WEB.md):
 //   - application/grpc-web[+proto] or application/grpc-web-text[+proto]
 //     (the body base64, which may be padded at any frame);
 //   - frames as gRPC's (flag byte, 4-byte big-endian length); the status

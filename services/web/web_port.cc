@@ -207,15 +207,30 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void OnRequest(beast::error_code ec) {
     if (ec == http::error::body_limit) {
-      Response res{http::status::payload_too_large, 11};
+      // The header is read, the body is not: the refusal is given in the
+      // caller's own protocol (RESOURCE_EXHAUSTED, as native gRPC gives for
+      // a message over its limit), so that a client library reports the
+      // code rather than a bare HTTP status; then the connection closes,
+      // after reading away what is still coming.
+      const auto& req = parser_->get();
+      origin_ = std::string(SV(req[http::field::origin]));
+      keep_alive_ = false;
+      lingering_ = true;
+      const std::string why =
+          "request larger than the " +
+          std::to_string(port_.options().max_message_bytes) +
+          "-byte message limit";
+      if (const auto format = FormatOf(SV(req[http::field::content_type]))) {
+        Call call;
+        call.format = *format;
+        return Fail(call,
+                    grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why),
+                    http::status::payload_too_large);
+      }
+      Response res{http::status::payload_too_large, req.version()};
       res.set(http::field::content_type, "text/plain");
-      res.body() = "request larger than the " +
-                   std::to_string(port_.options().max_message_bytes) +
-                   "-byte message limit\n";
-      res.keep_alive(false);
-      lingering_ = true;  // The body is still coming: read it away.
-      Send(std::move(res));
-      return;
+      res.body() = why + "\n";
+      return Send(std::move(res));
     }
     if (ec) return Close();
     const auto& req = parser_->get();
@@ -657,12 +672,15 @@ void StreamCall::OnDone(const grpc::Status& status) {
   port_->End(&call_->context);
   session_->OnStreamDone(status);
   // The session may still TryCancel() through its pointer: it is cleared
-  // on the session's strand before this object goes.
+  // on the session's strand before this object goes. The handler owns
+  // this object, so that one dropped unrun when the port stops (io_.stop()
+  // with handlers still queued) frees it too.
   std::shared_ptr<Session> session = std::move(session_);
-  net::post(session->stream_.get_executor(), [session, self = this] {
-    session->stream_call_ = nullptr;
-    delete self;
-  });
+  net::post(session->stream_.get_executor(),
+            [session, self = std::unique_ptr<StreamCall>(this)]() mutable {
+              session->stream_call_ = nullptr;
+              self.reset();
+            });
 }
 
 }  // namespace

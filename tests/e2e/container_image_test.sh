@@ -165,8 +165,10 @@ step "PostgreSQL: SERVING on 127.0.0.1:$GRPC, a match played, drained and stoppe
 # 5. The manifests under podman kube play.
 GRPC=$(free_port /usr/bin/python3)
 METRICS=$(free_port /usr/bin/python3)
+WEB=$(free_port /usr/bin/python3)
 /usr/bin/python3 "$REPO/tests/e2e/k8s_test_overlay.py" "$REPO/deploy/k8s" \
   --image "$IMAGE" --grpc-port "$GRPC" --metrics-port "$METRICS" \
+  --web-port "$WEB" \
   --secret-name "mancalad-database-$TAG" \
   --database-url "$MANCALA_TEST_PG_DSN" \
   --secret-out "$WORK/secret.json" >"$WORK/kube.yaml"
@@ -178,12 +180,21 @@ POD_CONTAINER=$(podman ps --format '{{.Names}}' | grep -- "-mancalad$" | head -n
 wait_serving "127.0.0.1:$GRPC" "$POD_CONTAINER"
 mancala health --server "127.0.0.1:$GRPC" --service readiness >/dev/null ||
   fail "the kube play pod is not ready"
+# The manifests' web port answers a browser's call (Connect JSON).
+web=$(/usr/bin/python3 -c '
+import sys, urllib.request
+req = urllib.request.Request(sys.argv[1], data=b"{}",
+                             headers={"Content-Type": "application/json"})
+print(urllib.request.urlopen(req, timeout=10).read().decode())' \
+  "http://127.0.0.1:$WEB/grpc.health.v1.Health/Check" 2>&1) ||
+  fail "the pod's web port: $web"
+[ "$web" = '{"status":"SERVING"}' ] || fail "the pod's web port said: $web"
 # The manifest's hardening, as podman applied it to the pod's container.
 hardening=$(podman inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}} {{len .HostConfig.CapAdd}} {{.HostConfig.SecurityOpt}}' "$POD_CONTAINER")
 [[ "$hardening" == "true 65532:65532 0 "*no-new-privileges* ]] ||
   fail "kube play's container is not hardened as the manifest says: $hardening"
 podman kube down "$WORK/kube.yaml" >/dev/null
-step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; SERVING and ready on 127.0.0.1:$GRPC"
+step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; SERVING and ready on 127.0.0.1:$GRPC, its web port answering on $WEB"
 
 # 6. An OCI archive of the image.
 podman save -q --format oci-archive -o "$WORK/image.tar" "$IMAGE"

@@ -140,6 +140,10 @@ def check(docs, names, served, help_text):
     if "metrics" in ports and not metrics.endswith(":%s" % ports["metrics"]):
         errors.append("--metrics-listen %r is not the metrics port %r" %
                       (metrics, ports["metrics"]))
+    web = flag(args, "--web-listen") or ""
+    if "web" not in ports or not web.endswith(":%s" % ports["web"]):
+        errors.append("--web-listen %r is not the web containerPort %r" %
+                      (web, ports.get("web")))
     if flag(args, "--storage") != "postgres":
         errors.append("args lack --storage postgres")
     for a in args:

@@ -5,8 +5,8 @@ has it, with only what a test on one machine must change:
 
 - one replica, the locally built image (never pulled);
 - the host's network, so the pod reaches the throwaway PostgreSQL cluster
-  on loopback, and free loopback ports instead of 50051 and 9464 (the
-  --listen and --metrics-listen flags and the probes; the container port
+  on loopback, and free loopback ports instead of 50051, 9464 and 8080
+  (the --listen, --metrics-listen and --web-listen flags and the probes; the container port
   list goes, which podman refuses on the host's network);
 - the Secret's name, with a podman secret holding the database URL.
 
@@ -16,7 +16,7 @@ Secret's data (the form podman's secretKeyRef reads from `podman secret
 create`) to --secret-out.
 
 Usage: k8s_test_overlay.py DEPLOY_K8S_DIR --image IMAGE --grpc-port P
-         --metrics-port M --secret-name NAME --database-url URL
+         --metrics-port M --web-port W --secret-name NAME --database-url URL
          --secret-out FILE
 """
 import argparse
@@ -41,6 +41,7 @@ def main():
         p.add_argument(flag, required=True)
     p.add_argument("--grpc-port", type=int, required=True)
     p.add_argument("--metrics-port", type=int, required=True)
+    p.add_argument("--web-port", type=int, required=True)
     o = p.parse_args()
 
     with open(os.path.join(o.k8s_dir, "deployment.yaml")) as f:
@@ -55,6 +56,7 @@ def main():
     set_flag(container["args"], "--listen", "127.0.0.1:%d" % o.grpc_port)
     set_flag(container["args"], "--metrics-listen",
              "127.0.0.1:%d" % o.metrics_port)
+    set_flag(container["args"], "--web-listen", "127.0.0.1:%d" % o.web_port)
     # On the host's network the flags above are the ports; podman refuses
     # a container port list there (it would map them).
     del container["ports"]

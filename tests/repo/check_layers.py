@@ -32,8 +32,11 @@ from repo_files import repo_files
 # top; "services/" itself is the process and its wiring.
 LAYERS = [
     ("services/", "mancala_services",
-     ["api", "wire", "matchmaking", "match", "cluster", "model", "base"],
-     False),
+     ["web", "api", "wire", "matchmaking", "match", "cluster", "model",
+      "base"], False),
+    # The browsers' port: HTTP in front of the gRPC server's in-process
+    # channel; of the edge it knows only the client-address key.
+    ("services/web/", "mancala_web", ["api"], False),
     ("services/api/", "mancala_api",
      ["wire", "matchmaking", "match", "model", "base"], False),
     ("services/wire/", "mancala_wire",

@@ -3,7 +3,9 @@
 In a git checkout these are the tracked files (`git ls-files`), read from
 the working tree; otherwise (an unpacked source archive) every file under
 the root except version-control data and build output: `.git/`, folders
-named `build*` or `var` at the top, and any folder holding a CMakeCache.txt.
+named `build*` or `var` at the top, any folder holding a CMakeCache.txt, and
+the web client's npm output (`node_modules/` anywhere; `gen/` and `dist/` of
+clients/web, as its .gitignore says) when `npm ci` was run in the source.
 Binary files (a NUL byte in their first 8 KiB) are left out.
 """
 
@@ -34,6 +36,9 @@ def _walk_files(root):
             path = os.path.join(here, d)
             top = rel_here == "."
             if d == ".git" or (top and (d.startswith("build") or d == "var")):
+                continue
+            if d == "node_modules" or (rel_here == os.path.join(
+                    "clients", "web") and d in ("gen", "dist")):
                 continue
             if os.path.exists(os.path.join(path, "CMakeCache.txt")):
                 continue
