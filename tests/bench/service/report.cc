@@ -44,6 +44,11 @@ std::string RowName(const std::string& call, int concurrency,
          (suffix.empty() ? "" : " " + suffix);
 }
 
+std::string DeliveryRowName(int watchers, bool web) {
+  return "Delivery, " + std::to_string(watchers) +
+         (web ? " web watchers" : " native watchers");
+}
+
 std::string WatchRowName(int watchers) {
   return "SubmitMove, " + std::to_string(watchers) + " watchers";
 }
@@ -90,10 +95,21 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
   }
   if (!runs.empty()) {
     for (const auto& [name, row] : runs[0].rows) {
-      if (name.rfind("GetMatch", 0) == 0) order.push_back(name);
+      // "GetMatch, anonymous @8", "GetMatch, token @8" (the web phases'
+      // GetMatch rows come with theirs, below).
+      if (name.rfind("GetMatch, ", 0) == 0) order.push_back(name);
     }
   }
   for (int w : watcher_levels) order.push_back(WatchRowName(w));
+  const int wc = header.web_clients, ww = header.web_watchers;
+  if (ww > 0) {
+    for (const char* call : {"Health/Check", "GetMatch"}) {
+      order.push_back(RowName(call, wc, kNativeBesideWebSuffix));
+      order.push_back(RowName(call, wc, kWebSuffix));
+    }
+    order.push_back(DeliveryRowName(ww, false));
+    order.push_back(DeliveryRowName(ww, true));
+  }
   for (const std::string& name : order) {
     auto med = [&](double Row::*f) {
       return MedianOf(runs,
@@ -231,6 +247,51 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
   figures.push_back({"memory per live match, KiB",
                      [](const RunResult& r) { return r.kib_per_match; },
                      "<= 16", [](double v) { return v <= 16; }});
+  if (ww > 0) {
+    const std::string at_wc = " @" + std::to_string(wc);
+    auto ratio = [=](const std::string& a, const std::string& b,
+                     double Row::*f) {
+      return [=](const RunResult& r) {
+        return Ratio(Field(r, a, f), Field(r, b, f));
+      };
+    };
+    figures.push_back(
+        {"web GetMatch QPS" + at_wc + " / native",
+         ratio(RowName("GetMatch", wc, kWebSuffix),
+               RowName("GetMatch", wc, kNativeBesideWebSuffix), &Row::qps),
+         ">= 0.6", [](double v) { return v >= 0.6; }});
+    figures.push_back(
+        {"  web Health QPS" + at_wc + " / native",
+         ratio(RowName("Health/Check", wc, kWebSuffix),
+               RowName("Health/Check", wc, kNativeBesideWebSuffix), &Row::qps),
+         "(diagnostic)", nullptr});
+    figures.push_back(
+        {"  web GetMatch QPS / web Health QPS" + at_wc,
+         ratio(RowName("GetMatch", wc, kWebSuffix),
+               RowName("Health/Check", wc, kWebSuffix), &Row::qps),
+         "(diagnostic)", nullptr});
+    figures.push_back(
+        {"move p99 to " + std::to_string(ww) + " web / native watchers",
+         ratio(DeliveryRowName(ww, true), DeliveryRowName(ww, false),
+               &Row::p99_ms),
+         "<= 2", [](double v) { return v <= 2; }});
+    const int streams = runs.empty() ? 0 : runs[0].web.streams;
+    const std::string s = std::to_string(streams);
+    figures.push_back({"moves missed by " + s + " web streams",
+                       [](const RunResult& r) { return r.web.moves_missed; },
+                       "0", [](double v) { return v == 0; }});
+    figures.push_back({"server threads, idle",
+                       [](const RunResult& r) { return r.web.threads_idle; },
+                       "(diagnostic)", nullptr});
+    figures.push_back({"server threads above idle, " + s + " web streams",
+                       [](const RunResult& r) {
+                         return r.web.threads_open - r.web.threads_idle;
+                       },
+                       "<= 32", [](double v) { return v <= 32; }});
+    figures.push_back({"resident KiB per open web stream",
+                       [](const RunResult& r) { return r.web.kib_per_stream; },
+                       "<= 64", [](double v) { return v <= 64; }});
+  }
   std::snprintf(line, sizeof line, "%-44s %9s %-26s %s\n", "figure", "value",
                 "goal", "met");
   out << line;

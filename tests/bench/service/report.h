@@ -22,11 +22,29 @@ struct Row {
   double threads = 0;  // Server threads, most seen.
 };
 
+// The web port's stream phase (--web): `streams` open WatchMatch streams
+// through it on one node, the server's threads and resident memory before
+// they opened (idle) and with all open, and the moves they missed.
+struct WebStreams {
+  int streams = 0;
+  double threads_idle = 0, threads_open = 0;
+  double kib_per_stream = 0;
+  double moves_missed = 0;  // (stream, move) pairs never delivered.
+};
+
 struct RunResult {
   std::map<std::string, Row> rows;
   double kib_per_match = 0;
   std::string db_fs;  // File system of the on-disk database.
+  WebStreams web;     // streams == 0: no --web.
 };
+
+// Rows of the web phases (--web): "GetMatch @8 web", "GetMatch @8 native,
+// web server", the same of Health/Check, and the delivery rows.
+inline constexpr char kWebSuffix[] = "web";
+inline constexpr char kNativeBesideWebSuffix[] = "native, web server";
+// "Delivery, 500 web watchers" / "Delivery, 500 native watchers".
+std::string DeliveryRowName(int watchers, bool web);
 
 struct Header {
   int runs = 0;
@@ -34,6 +52,10 @@ struct Header {
   int measure_ms = 0;
   std::string load_before, load_after;
   std::vector<std::string> server_args;
+  // --web: the clients of its unary phases and the watchers of its
+  // delivery phase (0: no --web).
+  int web_clients = 0;
+  int web_watchers = 0;
 };
 
 // Row suffix of the phases on two mancalad nodes sharing one PostgreSQL

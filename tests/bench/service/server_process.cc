@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -83,13 +84,20 @@ std::unique_ptr<ServerProcess> ServerProcess::Start(
     throw std::runtime_error("cannot start " + binary);
   }
   const std::regex port_line("listening on port ([0-9]+)");
+  // With --web-listen, the web port's line follows the gRPC port's.
+  const bool web =
+      std::find(args.begin(), args.end(), "--web-listen") != args.end();
+  const std::regex web_line("web port on port ([0-9]+)");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     std::smatch m;
     const std::string text = ReadFile(log);
-    if (std::regex_search(text, m, port_line)) {
+    std::smatch w;
+    if (std::regex_search(text, m, port_line) &&
+        (!web || std::regex_search(text, w, web_line))) {
       p->port_ = std::stoi(m[1]);
+      if (web) p->web_port_ = std::stoi(w[1]);
       return p;
     }
     int status = 0;

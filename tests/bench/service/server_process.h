@@ -3,7 +3,8 @@
 //
 // Start() runs the binary on 127.0.0.1 port 0 with a fresh database in a new
 // temporary folder under `db_dir`, and reads the port back from the line the
-// server logs ("listening on port N"). The destructor stops the server
+// server logs ("listening on port N"; with --web-listen among the
+// arguments also "web port on port N"). The destructor stops the server
 // (SIGTERM, then SIGKILL after 10 s) and removes the folder.
 // Thread-safety: Stats() may be called from any thread.
 
@@ -36,6 +37,7 @@ class ServerProcess {
   ~ServerProcess();
 
   int port() const { return port_; }
+  int web_port() const { return web_port_; }  // 0 without --web-listen.
   pid_t pid() const { return pid_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   // The file system type of the database folder ("ext4", "tmpfs", ...).
@@ -46,6 +48,7 @@ class ServerProcess {
   ServerProcess() = default;
   pid_t pid_ = -1;
   int port_ = 0;
+  int web_port_ = 0;
   std::string dir_;
   std::string db_fs_;
 };

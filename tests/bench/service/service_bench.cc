@@ -12,7 +12,12 @@
 // and SubmitMove phases run again with mancalad on PostgreSQL, and with
 // --two-nodes once more on two mancalad nodes sharing that database, the
 // calls spread over both: ratios against the one node and
-// against Health at the same concurrency. Each run starts fresh servers;
+// against Health at the same concurrency. With --web, a server with its
+// web port (--web-listen): Health/Check and GetMatch at 8 clients through
+// it and natively, a move's delivery to 500 web watchers and to 500
+// native ones, and 2,000 WatchMatch streams open through it at once (the
+// server's threads and memory against idle; every move must reach every
+// stream). Each run starts fresh servers;
 // the table shows the median of --runs runs and every ratio of the issue
 // against its goal. --smoke runs a few seconds (CI); no thresholds.
 //
@@ -29,10 +34,13 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
+#include <random>
 #include <thread>
 
 #include "tests/bench/service/report.h"
 #include "tests/bench/service/sessions.h"
+#include "tests/bench/service/web_load.h"
 
 namespace mancala::bench {
 namespace {
@@ -55,6 +63,10 @@ struct Config {
   int memory_matches = 1000;
   int connections = 4;
   milliseconds warmup{1000}, measure{4000};
+  bool web = false;         // The web port's phases (WebPhases).
+  int web_streams = 2000;   // Open at once through the web port.
+  int web_watchers = 500;   // Per move in the delivery phase, each kind.
+  int web_per_match = 500;  // Streams per match in the streams phase.
 };
 
 std::string LoadAverage() {
@@ -77,7 +89,7 @@ Row ToRow(const PhaseResult& r, int concurrency) {
   return row;
 }
 
-std::vector<std::string> ServerArgs(const Config& cfg) {
+std::vector<std::string> ServerArgs(const Config& cfg, int most_watchers = 0) {
   // Nobody is ever absent: the CPU must not start standing in for the
   // benchmark's players between phases.
   // It creates hundreds of players from one address: no creation limit.
@@ -85,8 +97,9 @@ std::vector<std::string> ServerArgs(const Config& cfg) {
   // for).
   // Every watcher of the fan-out phase is let in: the server's default
   // limits per match and per connection are below the top level.
-  const int watchers =
-      *std::max_element(cfg.watcher_levels.begin(), cfg.watcher_levels.end());
+  const int watchers = std::max(
+      most_watchers,
+      *std::max_element(cfg.watcher_levels.begin(), cfg.watcher_levels.end()));
   std::vector<std::string> args = {"--grace-seconds",
                                    "86400",
                                    "--create-burst",
@@ -238,6 +251,125 @@ void LoadPhases(const Config& cfg, const std::vector<int>& levels,
   }
 }
 
+// The web port against native gRPC on one server (--web): the unary rows
+// at cfg.get_clients, then delivery to cfg.web_watchers of each kind, then
+// cfg.web_streams web streams open at once over whole matches.
+void WebPhases(const Config& cfg, RunResult* out) {
+  std::vector<std::string> args =
+      ServerArgs(cfg, std::max(cfg.web_watchers, cfg.web_per_match));
+  args.insert(args.end(), {"--web-listen", "127.0.0.1:0"});
+  auto server = ServerProcess::Start(cfg.mancalad, cfg.db_dir, args);
+  Clients clients(server->address(), cfg.connections);
+  WebClient web(server->web_port(), 2);
+  const int n = cfg.get_clients;
+  std::vector<Guest> guests = CreateGuests(clients, 2 * n + 2, 16);
+  std::vector<v1::Match> matches;
+  for (int i = 0; i < n; ++i) {
+    matches.push_back(
+        CreateMatch(clients.Pick(i), guests[2 * i], guests[2 * i + 1]));
+  }
+  using Make = std::function<std::unique_ptr<Session>(int)>;
+  const std::pair<std::string, std::pair<Make, Make>> unary[] = {
+      {"Health/Check",
+       {[&](int i) { return NewHealthSession(clients.Pick(i)); },
+        [&](int) { return NewWebHealthSession(web); }}},
+      {"GetMatch",
+       {[&](int i) {
+          return NewGetMatchSession(clients.Pick(i), matches[i].name(), "");
+        },
+        [&](int i) { return NewWebGetMatchSession(web, matches[i].name()); }}},
+  };
+  for (const auto& [call, make] : unary) {
+    for (bool through_web : {false, true}) {
+      std::vector<std::unique_ptr<Session>> sessions;
+      for (int i = 0; i < n; ++i) {
+        sessions.push_back((through_web ? make.second : make.first)(i));
+      }
+      out->rows[RowName(call, n,
+                        through_web ? kWebSuffix : kNativeBesideWebSuffix)] =
+          ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, server.get()),
+                n);
+    }
+  }
+  const Guest& a = guests[2 * n];
+  const Guest& b = guests[2 * n + 1];
+  for (bool through_web : {false, true}) {
+    const OpenFleet open = [&](const std::string& match, int w,
+                               MoveArrival on_move) {
+      return through_web
+                 ? WebWatchers(web, match, w, std::move(on_move))
+                 : NativeWatchers(clients, match, w, std::move(on_move));
+    };
+    PhaseResult r;
+    r.latencies_ms = DeliveryLatencies(clients, a, b, cfg.web_watchers,
+                                       cfg.watched_matches, 11, open);
+    r.calls = static_cast<int64_t>(r.latencies_ms.size());
+    out->rows[DeliveryRowName(cfg.web_watchers, through_web)] = ToRow(r, 1);
+  }
+
+  // Many streams at once: whole matches of `per` watchers each, all open
+  // before the first move; each stream counts its moves.
+  const int per = cfg.web_per_match;
+  const int count = (cfg.web_streams + per - 1) / per;
+  std::vector<v1::Match> watched;
+  for (int m = 0; m < count; ++m) {
+    watched.push_back(CreateMatch(clients.Pick(m), a, b));
+  }
+  std::mutex mu;
+  std::vector<std::vector<int64_t>> moves(count);  // [match][stream]
+  const ProcStats idle = server->Stats();
+  std::vector<std::unique_ptr<WatchFleet>> fleets;
+  int opened = 0;
+  for (int m = 0; m < count; ++m) {
+    const int w = std::min(per, cfg.web_streams - opened);
+    opened += w;
+    moves[m].assign(w, 0);
+    fleets.push_back(
+        WebWatchers(web, watched[m].name(), w,
+                    [&mu, &moves, m](int stream, int64_t,
+                                     std::chrono::steady_clock::time_point) {
+                      std::lock_guard lock(mu);
+                      ++moves[m][stream];
+                    }));
+  }
+  for (auto& f : fleets) {
+    if (!f->WaitSnapshots(std::chrono::seconds(60))) {
+      throw std::runtime_error("web streams got no snapshot within 60 s");
+    }
+  }
+  const ProcStats open_stats = server->Stats();
+  std::mt19937 rng(5);
+  int64_t missed = 0;
+  for (int m = 0; m < count; ++m) {
+    v1::Match match = watched[m];
+    while (match.state() == v1::Match::IN_PROGRESS) {
+      match = PlayRandomMove(clients.Pick(0), match, a, b, rng).match();
+    }
+    // Each stream must come to the match's last ply.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+      int64_t short_by = 0;
+      {
+        std::lock_guard lock(mu);
+        for (int64_t got : moves[m]) short_by += match.ply() - got;
+      }
+      if (short_by == 0 || std::chrono::steady_clock::now() > deadline) {
+        missed += short_by;
+        break;
+      }
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+  }
+  fleets.clear();
+  out->web.streams = opened;
+  out->web.threads_idle = idle.threads;
+  out->web.threads_open = open_stats.threads;
+  out->web.kib_per_stream =
+      static_cast<double>(open_stats.rss_kib - idle.rss_kib) / opened;
+  out->web.moves_missed = static_cast<double>(missed);
+}
+
 RunResult RunOnce(const Config& cfg) {
   RunResult run;
   LoadPhases(cfg, cfg.levels, "", &run);
@@ -248,6 +380,7 @@ RunResult RunOnce(const Config& cfg) {
     LoadPhases(cfg, cfg.levels, "postgres", &run);
     if (cfg.two_nodes) TwoNodePhases(cfg, &run);
   }
+  if (cfg.web) WebPhases(cfg, &run);
   return run;
 }
 
@@ -292,6 +425,18 @@ int main(int argc, char** argv) {
                  "client connections the calls are spread over")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  app.add_flag("--web", cfg.web,
+               "also the web port's phases: unary calls and move delivery "
+               "through it against native gRPC, and --web-streams streams "
+               "open at once");
+  app.add_option("--web-streams", cfg.web_streams,
+                 "WatchMatch streams open at once through the web port")
+      ->check(CLI::Range(1, 20000))
+      ->capture_default_str();
+  app.add_option("--web-watchers", cfg.web_watchers,
+                 "watchers of each kind in the web delivery phase")
+      ->check(CLI::Range(1, 5000))
+      ->capture_default_str();
   int measure_ms = static_cast<int>(cfg.measure.count());
   app.add_option("--measure-ms", measure_ms, "length of each measured phase")
       ->check(CLI::Range(100, 600000))
@@ -318,6 +463,9 @@ int main(int argc, char** argv) {
     cfg.get_clients = 4;
     cfg.watched_matches = 1;
     cfg.memory_matches = 100;
+    if (app.count("--web-streams") == 0) cfg.web_streams = 40;
+    if (app.count("--web-watchers") == 0) cfg.web_watchers = 5;
+    cfg.web_per_match = 20;
     cfg.warmup = milliseconds(100);
     cfg.measure = milliseconds(400);
     if (app.count("--runs") == 0) runs = 1;
@@ -341,6 +489,10 @@ int main(int argc, char** argv) {
   header.cores = static_cast<int>(std::thread::hardware_concurrency());
   header.server_args = cfg.server_args;
   header.measure_ms = static_cast<int>(cfg.measure.count());
+  if (cfg.web) {
+    header.web_clients = cfg.get_clients;
+    header.web_watchers = cfg.web_watchers;
+  }
   PrintReport(header, cfg.levels, cfg.watcher_levels, !cfg.tmpfs_dir.empty(),
               results, std::cout);
   std::cout << std::flush;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -135,7 +136,10 @@ class GetMatchSession final : public Session {
 // One anonymous WatchMatch stream that reads every event until the end.
 class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
  public:
-  Watcher(v1::MatchService::Stub& stub, const std::string& match) {
+  // `on_move(index, ...)`, when given, hears of each move event.
+  Watcher(v1::MatchService::Stub& stub, const std::string& match,
+          MoveArrival on_move = nullptr, int index = 0)
+      : on_move_(std::move(on_move)), index_(index) {
     request_.set_name(match);
     stub.async()->WatchMatch(&ctx_, &request_, this);
     StartRead(&event_);
@@ -143,6 +147,9 @@ class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
   }
   void OnReadDone(bool ok) override {
     if (!ok) return;  // OnDone follows.
+    if (on_move_ && event_.has_move()) {
+      on_move_(index_, event_.move().ply(), std::chrono::steady_clock::now());
+    }
     {
       std::lock_guard lock(mu_);
       ++events_;
@@ -175,6 +182,8 @@ class Watcher final : public grpc::ClientReadReactor<v1::WatchEvent> {
   }
 
  private:
+  const MoveArrival on_move_;
+  const int index_;
   grpc::ClientContext ctx_;
   v1::WatchMatchRequest request_;
   v1::WatchEvent event_;
@@ -253,6 +262,20 @@ v1::Match CreateMatch(Clients::Connection& c, const Guest& a, const Guest& b) {
   return match;
 }
 
+v1::SubmitMoveResponse PlayRandomMove(Clients::Connection& c,
+                                      const v1::Match& match, const Guest& a,
+                                      const Guest& b, std::mt19937& rng) {
+  grpc::ClientContext ctx;
+  SetToken(&ctx, match.to_move() == 0 ? a.token : b.token);
+  v1::SubmitMoveRequest req;
+  req.set_name(match.name());
+  req.set_pit(match.legal_pits(rng() % match.legal_pits_size()));
+  v1::SubmitMoveResponse reply;
+  grpc::Status s = c.match->SubmitMove(&ctx, req, &reply);
+  if (!s.ok()) throw Failed("SubmitMove", s);
+  return reply;
+}
+
 std::unique_ptr<Session> NewHealthSession(Clients::Connection& c) {
   return std::make_unique<HealthSession>(c);
 }
@@ -294,16 +317,9 @@ std::vector<double> MoverLatencyWithWatchers(Clients& clients, const Guest& a,
       }
     }
     while (match.state() == v1::Match::IN_PROGRESS) {
-      grpc::ClientContext ctx;
-      SetToken(&ctx, match.to_move() == 0 ? a.token : b.token);
-      v1::SubmitMoveRequest req;
-      req.set_name(match.name());
-      req.set_pit(match.legal_pits(rng() % match.legal_pits_size()));
-      v1::SubmitMoveResponse reply;
       const auto start = std::chrono::steady_clock::now();
-      grpc::Status s = mover.match->SubmitMove(&ctx, req, &reply);
+      v1::SubmitMoveResponse reply = PlayRandomMove(mover, match, a, b, rng);
       const auto end = std::chrono::steady_clock::now();
-      if (!s.ok()) throw Failed("SubmitMove (watched match)", s);
       latencies.push_back(
           std::chrono::duration<double, std::milli>(end - start).count());
       match.Swap(reply.mutable_match());
@@ -319,6 +335,92 @@ std::vector<double> MoverLatencyWithWatchers(Clients& clients, const Guest& a,
   }
   std::sort(latencies.begin(), latencies.end());
   return latencies;
+}
+
+namespace {
+
+class NativeFleet final : public WatchFleet {
+ public:
+  NativeFleet(Clients& clients, const std::string& match, int n,
+              MoveArrival on_move) {
+    for (int i = 0; i < n; ++i) {
+      streams_.push_back(std::make_unique<Watcher>(*clients.Pick(1 + i).match,
+                                                   match, on_move, i));
+    }
+  }
+  ~NativeFleet() override {
+    for (auto& s : streams_) s->Cancel();
+    for (auto& s : streams_) s->WaitDone(std::chrono::seconds(30));
+  }
+  bool WaitSnapshots(std::chrono::seconds limit) override {
+    for (auto& s : streams_) {
+      if (!s->WaitEvents(1, limit)) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Watcher>> streams_;
+};
+
+}  // namespace
+
+std::unique_ptr<WatchFleet> NativeWatchers(Clients& clients,
+                                           const std::string& match, int n,
+                                           MoveArrival on_move) {
+  return std::make_unique<NativeFleet>(clients, match, n, std::move(on_move));
+}
+
+std::vector<double> DeliveryLatencies(Clients& clients, const Guest& a,
+                                      const Guest& b, int watchers, int matches,
+                                      uint32_t seed, const OpenFleet& open) {
+  using Clock = std::chrono::steady_clock;
+  std::mt19937 rng(seed);
+  std::vector<double> out;
+  Clients::Connection& mover = clients.Pick(0);
+  for (int m = 0; m < matches; ++m) {
+    v1::Match match = CreateMatch(mover, a, b);
+    // arrived[stream][ply]: when the stream had that move.
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::map<int64_t, Clock::time_point>> arrived(watchers);
+    auto fleet = open(match.name(), watchers,
+                      [&](int stream, int64_t ply, Clock::time_point at) {
+                        {
+                          std::lock_guard lock(mu);
+                          arrived[stream][ply] = at;
+                        }
+                        cv.notify_all();
+                      });
+    if (!fleet->WaitSnapshots(std::chrono::seconds(30))) {
+      throw std::runtime_error("a watcher got no snapshot within 30 s");
+    }
+    while (match.state() == v1::Match::IN_PROGRESS) {
+      const Clock::time_point sent = Clock::now();
+      v1::SubmitMoveResponse reply = PlayRandomMove(mover, match, a, b, rng);
+      const int64_t ply = reply.move().ply();
+      std::unique_lock lock(mu);
+      const bool all = cv.wait_for(lock, std::chrono::seconds(30), [&] {
+        for (const auto& got : arrived) {
+          if (!got.count(ply)) return false;
+        }
+        return true;
+      });
+      if (!all) {
+        throw std::runtime_error("a watcher missed move " +
+                                 std::to_string(ply) + " for 30 s");
+      }
+      for (const auto& got : arrived) {
+        out.push_back(
+            std::chrono::duration<double, std::milli>(got.at(ply) - sent)
+                .count());
+      }
+      lock.unlock();
+      match.Swap(reply.mutable_match());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace mancala::bench

@@ -14,6 +14,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -52,6 +54,12 @@ std::vector<Guest> CreateGuests(Clients& clients, int n, int threads);
 // A new casual Kalah match of `a` (seat 0, moves first) and `b`.
 v1::Match CreateMatch(Clients::Connection& c, const Guest& a, const Guest& b);
 
+// SubmitMove of a random legal pit of `match` for the seat to move (`a` is
+// seat 0, `b` seat 1), with its token. Throws on failure.
+v1::SubmitMoveResponse PlayRandomMove(Clients::Connection& c,
+                                      const v1::Match& match, const Guest& a,
+                                      const Guest& b, std::mt19937& rng);
+
 // grpc.health.v1.Health/Check for the whole server (service ""): the
 // same-run baseline, a unary call that touches no state.
 std::unique_ptr<Session> NewHealthSession(Clients::Connection& c);
@@ -73,6 +81,39 @@ std::unique_ptr<Session> NewGetMatchSession(Clients::Connection& c,
 std::vector<double> MoverLatencyWithWatchers(Clients& clients, const Guest& a,
                                              const Guest& b, int watchers,
                                              int matches, uint32_t seed);
+
+// Move delivery to watchers, whatever carries the streams (native gRPC
+// here, the web port in web_load.h).
+//
+// A watch stream's report of a move event: the stream's index, the move's
+// ply, when it arrived. Called from the streams' threads.
+using MoveArrival = std::function<void(
+    int stream, int64_t ply, std::chrono::steady_clock::time_point at)>;
+// Streams watching one match; destroying it cancels them and waits until
+// none is called any more.
+class WatchFleet {
+ public:
+  virtual ~WatchFleet() = default;
+  // True once every stream has had its first event (the snapshot).
+  virtual bool WaitSnapshots(std::chrono::seconds limit) = 0;
+};
+// Opens `n` anonymous WatchMatch streams of `match`.
+using OpenFleet = std::function<std::unique_ptr<WatchFleet>(
+    const std::string& match, int n, MoveArrival on_move)>;
+// Native streams over `clients`' connections (spread round robin).
+std::unique_ptr<WatchFleet> NativeWatchers(Clients& clients,
+                                           const std::string& match, int n,
+                                           MoveArrival on_move);
+
+// Plays `matches` whole matches of `a` against `b` through
+// clients.Pick(0), one move at a time, with `watchers` streams opened by
+// `open` on each: after each move it waits for every stream to have it.
+// Returns each (stream, move)'s delivery time in ms, from just before the
+// SubmitMove was sent to the event's arrival, sorted. Throws if a stream
+// misses a move for 30 s.
+std::vector<double> DeliveryLatencies(Clients& clients, const Guest& a,
+                                      const Guest& b, int watchers, int matches,
+                                      uint32_t seed, const OpenFleet& open);
 
 }  // namespace mancala::bench
 
