@@ -7,7 +7,12 @@ trailers-only errors, percent-encoded grpc-message), 415, unknown methods,
 CORS, the body limit, deadlines, and the creation limit kept for the
 browser's own address (shared with a native call from the same host).
 
-usage: web_port_test.py MANCALAD STUBS_DIR (build/clients/python)
+With --postgres, the same on two nodes on one PostgreSQL database
+(two_nodes.py): every call through node A's web port, WatchMatch through
+node B's, which must deliver the move played through A. (The creation
+limit's test runs on a SQLite server of its own either way.)
+
+usage: web_port_test.py MANCALAD STUBS_DIR (build/clients/python) [--postgres]
 """
 
 import base64
@@ -23,6 +28,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANCALAD, STUBS = sys.argv[1], sys.argv[2]
 del sys.argv[1:3]
+POSTGRES = "--postgres" in sys.argv
+if POSTGRES:
+    sys.argv.remove("--postgres")
 os.environ["MANCALAD"] = MANCALAD
 sys.path.insert(0, STUBS)
 sys.path.insert(0, os.path.join(HERE, "..", "clients"))
@@ -56,13 +64,21 @@ def unpadded(value):
 class WebPortTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.srv = harness.Server(extra=(
-            "--web-listen", "127.0.0.1:0", "--web-allowed-origins", ORIGIN,
-            "--create-burst", "50"))
-        cls.web_port = harness.wait_for(
-            lambda: (re.findall(r"web port on port (\d+)",
-                                cls.srv.read_log()) or [None])[-1],
-            "the web port")
+        web = ("--web-listen", "127.0.0.1:0", "--web-allowed-origins", ORIGIN)
+        if POSTGRES:
+            sys.path.insert(0, HERE)
+            import two_nodes
+            cls.srv = two_nodes.Cluster(MANCALAD, STUBS)
+            nodes = [cls.srv.node(n, web) for n in ("A", "B")]
+        else:
+            cls.srv = harness.Server(extra=web + ("--create-burst", "50"))
+            nodes = [cls.srv]
+        ports = [harness.wait_for(
+            lambda n=n: (re.findall(r"web port on port (\d+)",
+                                    n.read_log()) or [None])[-1],
+            "the web port") for n in nodes]
+        # Calls through the first node, WatchMatch through the last.
+        cls.web_port, cls.watch_port = ports[0], ports[-1]
 
     @classmethod
     def tearDownClass(cls):
@@ -183,7 +199,8 @@ class WebPortTest(unittest.TestCase):
             {"game": "KALAH", "seats": [{"kind": "PLAYER", "player": name},
                                         {"kind": "CPU", "cpuLevel": 1}]}, auth)
         self.assertEqual(resp.status, 200, match)
-        conn = http.client.HTTPConnection("127.0.0.1", int(self.web_port),
+        # On two nodes, watched through the other one.
+        conn = http.client.HTTPConnection("127.0.0.1", int(self.watch_port),
                                           timeout=30)
         body = json.dumps({"name": match["name"]}).encode()
         conn.request("POST", "/mancala.v1.MatchService/WatchMatch",
