@@ -4,8 +4,9 @@ Python's http.client against a real mancalad (--web-listen 127.0.0.1:0):
 the Connect protocol (unary JSON and proto, a server stream, errors with
 their ErrorInfo details in unpadded base64), gRPC-Web (binary and text,
 trailers-only errors, percent-encoded grpc-message), 415, unknown methods,
-CORS, the body limit, deadlines, and the creation limit kept for the
-browser's own address (shared with a native call from the same host).
+CORS, the body limit, deadlines, a closed tab ending the player's
+presence, and the creation limit kept for the browser's own address
+(shared with a native call from the same host).
 
 With --postgres, the same on two nodes on one PostgreSQL database
 (two_nodes.py): every call through node A's web port, WatchMatch through
@@ -20,6 +21,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import struct
 import sys
 import time
@@ -37,6 +39,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "clients"))
 import grpc  # noqa: E402
 import harness  # noqa: E402
 from google.rpc import error_details_pb2, status_pb2  # noqa: E402
+from mancala.v1 import game_pb2  # noqa: E402
 from mancala.v1 import match_service_pb2 as ms  # noqa: E402
 from mancala.v1 import player_service_pb2 as ps  # noqa: E402
 
@@ -299,6 +302,77 @@ class WebPortTest(unittest.TestCase):
         self.assertEqual(resp.getheader("Access-Control-Allow-Origin"), ORIGIN)
         self.assertIn("grpc-status-details-bin",
                       resp.getheader("Access-Control-Expose-Headers"))
+
+
+class ClosedTabTest(unittest.TestCase):
+    """A closed tab ends its stream's inner call, so the player's presence
+    ends with it: with a grace period of 0.5 s, a spectator's stream sees
+    the player's seat go absent about 0.5 s after the player's connection
+    closes (were the inner call left open, the seat would stay present)."""
+
+    GRACE_S = 0.5
+
+    def test_a_closed_tab_ends_the_players_presence(self):
+        srv = harness.Server(extra=("--web-listen", "127.0.0.1:0",
+                                    "--grace-seconds", str(self.GRACE_S)))
+        try:
+            port = int(harness.wait_for(
+                lambda: (re.findall(r"web port on port (\d+)",
+                                    srv.read_log()) or [None])[-1],
+                "the web port"))
+            player = srv.new_player("Tab")
+            match = srv.matches.CreateMatch(ms.CreateMatchRequest(
+                game=game_pb2.KALAH, seats=[
+                    ms.Seat(kind=ms.Seat.PLAYER, player=player.name),
+                    ms.Seat(kind=ms.Seat.CPU, cpu_level=1)]),
+                metadata=(("authorization", "Bearer " + player.token),),
+                timeout=harness.DEADLINE_S)
+
+            def watch(token=None):
+                conn = http.client.HTTPConnection("127.0.0.1", port,
+                                                  timeout=30)
+                headers = {"Content-Type": "application/connect+json"}
+                if token:
+                    headers["Authorization"] = "Bearer " + token
+                conn.request("POST", "/mancala.v1.MatchService/WatchMatch",
+                             body=frame(0, json.dumps(
+                                 {"name": match.name}).encode()),
+                             headers=headers)
+                # The response takes the socket over (Connection: close).
+                sock = conn.sock
+                resp = conn.getresponse()
+                self.assertEqual(resp.status, 200)
+
+                def event():
+                    flags, n = struct.unpack(">BI", resp.read(5))
+                    return json.loads(resp.read(n))
+                return sock, event
+
+            # The player's tab: its stream keeps the seat present past the
+            # grace period.
+            tab, tab_event = watch(player.token)
+            self.assertIn("match", tab_event())
+            spectator, next_event = watch()
+            self.assertIn("match", next_event())
+            time.sleep(3 * self.GRACE_S)
+            seat = srv.matches.GetMatch(ms.GetMatchRequest(name=match.name),
+                                        timeout=harness.DEADLINE_S).seats[0]
+            self.assertTrue(seat.present, "absent with the tab open")
+            tab.shutdown(socket.SHUT_RDWR)  # The tab closes.
+            tab.close()
+            closed = time.monotonic()
+            while True:
+                e = next_event()
+                if "presence" in e and e["presence"].get("seat", 0) == 0 \
+                        and not e["presence"].get("present", False):
+                    break
+            took = time.monotonic() - closed
+            print("seat absent %.2f s after the tab closed (grace %.1f s)" %
+                  (took, self.GRACE_S))
+            self.assertLess(took, self.GRACE_S + 5)
+            spectator.close()
+        finally:
+            srv.close()
 
 
 class BrowserAddressTest(unittest.TestCase):
