@@ -87,22 +87,35 @@ export function bearerToken(token) {
  * @returns {import("@connectrpc/connect").Transport}
  */
 export function createTransport(baseUrl, kind, options = {}) {
-  const interceptors = [
-    bearerToken(options.token),
-    ...(options.interceptors ?? []),
-  ];
-  const common = {
-    baseUrl,
-    interceptors,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  };
+  return transportOfKind(
+    { createConnectTransport, createGrpcWebTransport },
+    kind,
+    {
+      baseUrl,
+      interceptors: [bearerToken(options.token), ...(options.interceptors ?? [])],
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  );
+}
+
+/**
+ * The transport of `kind` made by a library's two factories (connect-web's
+ * here, connect-node's in node_transports.js) from the options they share.
+ * @template O
+ * @param {{ createConnectTransport: (o: any) => import("@connectrpc/connect").Transport,
+ *           createGrpcWebTransport: (o: any) => import("@connectrpc/connect").Transport }} library
+ * @param {TransportKind} kind
+ * @param {O} common
+ * @returns {import("@connectrpc/connect").Transport}
+ */
+export function transportOfKind(library, kind, common) {
   switch (kind) {
     case "connect-json":
-      return createConnectTransport({ ...common, useBinaryFormat: false });
+      return library.createConnectTransport({ ...common, useBinaryFormat: false });
     case "connect-binary":
-      return createConnectTransport({ ...common, useBinaryFormat: true });
+      return library.createConnectTransport({ ...common, useBinaryFormat: true });
     case "grpc-web":
-      return createGrpcWebTransport({ ...common, useBinaryFormat: true });
+      return library.createGrpcWebTransport({ ...common, useBinaryFormat: true });
     default:
       throw new TypeError(
         `unknown transport ${JSON.stringify(kind)}: one of ${TRANSPORT_KINDS.join(", ")}`,

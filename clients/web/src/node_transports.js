@@ -7,7 +7,7 @@ import {
   createConnectTransport,
   createGrpcWebTransport,
 } from "@connectrpc/connect-node";
-import { bearerToken, TRANSPORT_KINDS } from "./client.js";
+import { bearerToken, transportOfKind } from "./client.js";
 
 /**
  * @param {string} baseUrl
@@ -17,21 +17,13 @@ import { bearerToken, TRANSPORT_KINDS } from "./client.js";
  * @returns {import("@connectrpc/connect").Transport}
  */
 export function createNodeTransport(baseUrl, kind, options = {}) {
-  const common = {
-    baseUrl,
-    httpVersion: /** @type {const} */ ("1.1"),
-    interceptors: [bearerToken(options.token), ...(options.interceptors ?? [])],
-  };
-  switch (kind) {
-    case "connect-json":
-      return createConnectTransport({ ...common, useBinaryFormat: false });
-    case "connect-binary":
-      return createConnectTransport({ ...common, useBinaryFormat: true });
-    case "grpc-web":
-      return createGrpcWebTransport({ ...common, useBinaryFormat: true });
-    default:
-      throw new TypeError(
-        `unknown transport ${JSON.stringify(kind)}: one of ${TRANSPORT_KINDS.join(", ")}`,
-      );
-  }
+  return transportOfKind(
+    { createConnectTransport, createGrpcWebTransport },
+    kind,
+    {
+      baseUrl,
+      httpVersion: /** @type {const} */ ("1.1"),
+      interceptors: [bearerToken(options.token), ...(options.interceptors ?? [])],
+    },
+  );
 }
