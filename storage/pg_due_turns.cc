@@ -1,6 +1,7 @@
 #include <pqxx/pqxx>
 
 #include "storage/pg_cluster.h"
+#include "storage/pg_turn_deadline.h"
 
 namespace mancala::storage {
 namespace {
@@ -15,19 +16,14 @@ constexpr char kLiveNode[] =
 constexpr char kResumed[] = "(SELECT at FROM service_resumed)";
 
 // The turn to move of every in-progress match that no live node has
-// claimed, with its deadline (a match not yet moved in has none stored: its
-// turn started when it was last updated) and when its player was last seen,
-// both as if the turn had started, and the player been seen, when the
-// service came back, if that is later (greatest() skips a NULL).
-// $1: dead_after_ms.
+// claimed, with its deadline (pg_turn_deadline.h) and when its player was
+// last seen, as if seen when the service came back, if that is later
+// (greatest() skips a NULL). $1: dead_after_ms.
 std::string Candidates() {
   return std::string("WITH live AS (") + kLiveNode +
-         "), c AS (SELECT m.id, m.ply, t.seat, s.kind, s.seen_node, "
-         "CASE WHEN m.turn_limit_s > 0 THEN greatest(coalesce(m.due_at, "
-         "to_timestamp(m.updated_at_ms / 1000.0) + m.turn_limit_s * "
-         "interval '1 s'), " +
-         kResumed +
-         " + m.turn_limit_s * interval '1 s') END AS deadline, "
+         "), c AS (SELECT m.id, m.ply, t.seat, s.kind, s.seen_node, " +
+         PgTurnDeadlineSql() +
+         " AS deadline, "
          "greatest(coalesce(s.seen_at, to_timestamp(m.updated_at_ms / "
          "1000.0)), " +
          kResumed +
@@ -40,6 +36,18 @@ std::string Candidates() {
          "DISTINCT FROM m.ply AND m.claim_until > now() AND m.claim_node IN "
          "(SELECT id FROM live))) ";
 }
+
+}  // namespace
+
+std::string PgTurnDeadlineSql() {
+  return std::string(
+             "CASE WHEN m.turn_limit_s > 0 THEN greatest(coalesce(m.due_at, "
+             "to_timestamp(m.updated_at_ms / 1000.0) + m.turn_limit_s * "
+             "interval '1 s'), ") +
+         kResumed + " + m.turn_limit_s * interval '1 s') END";
+}
+
+namespace {
 
 absl::Status NoSuchSeat(const std::string& match_id, int seat) {
   return absl::NotFoundError("seat " + std::to_string(seat) + " of match " +

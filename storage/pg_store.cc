@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "storage/pg_schema.h"
+#include "storage/pg_turn_deadline.h"
 #include "storage/record_names.h"
 
 namespace mancala::storage {
@@ -28,19 +29,31 @@ std::string ReadText(const pqxx::field& f) {
   return f.is_null() ? std::string() : f.as<std::string>();
 }
 
-// The match columns, and its seats as one JSON array of
-// [kind, player_id, cpu_level] in seat order: a match is read in one query.
-constexpr char kMatchSelect[] =
-    "SELECT m.id, m.game, m.options, m.first_seat, m.status, m.ply, "
-    "m.created_by, m.created_at_ms, m.updated_at_ms, m.ended_at_ms, "
-    "m.result, m.ranked, m.turn_limit_s, m.invite_code, "
-    "m.rotate_first_player, m.rematch_of, m.rematch_id, m.voided, "
-    "m.void_reason, m.request_id, m.request_hash, m.cancel_reason, "
-    "(SELECT coalesce(json_agg(json_build_array(s.kind, "
-    "coalesce(s.player_id, ''), s.cpu_level, coalesce(p.display_name, '')) "
-    "ORDER BY s.seat), '[]') "
-    "FROM seats s LEFT JOIN players p ON p.id = s.player_id "
-    "WHERE s.match_id = m.id) ";
+// The match columns, its seats as one JSON array of [kind, player_id,
+// cpu_level] in seat order, and the time left to a player's turn in
+// progress (pg_turn_deadline.h), in ms: a match is read in one query.
+const std::string& MatchSelect() {
+  static const std::string* const kSelect = new std::string(
+      std::string(
+          "SELECT m.id, m.game, m.options, m.first_seat, m.status, m.ply, "
+          "m.created_by, m.created_at_ms, m.updated_at_ms, m.ended_at_ms, "
+          "m.result, m.ranked, m.turn_limit_s, m.invite_code, "
+          "m.rotate_first_player, m.rematch_of, m.rematch_id, m.voided, "
+          "m.void_reason, m.request_id, m.request_hash, m.cancel_reason, "
+          "(SELECT coalesce(json_agg(json_build_array(s.kind, "
+          "coalesce(s.player_id, ''), s.cpu_level, coalesce(p.display_name, "
+          "'')) "
+          "ORDER BY s.seat), '[]') "
+          "FROM seats s LEFT JOIN players p ON p.id = s.player_id "
+          "WHERE s.match_id = m.id), "
+          "(SELECT greatest(0, least(m.turn_limit_s * 1000, "
+          "floor(extract(epoch FROM ") +
+      PgTurnDeadlineSql() +
+      " - now()) * 1000)))::bigint FROM seats s WHERE s.match_id = m.id "
+      "AND s.seat = coalesce(m.to_move, m.first_seat) AND s.kind = 'player' "
+      "AND m.status = 'in_progress' AND m.turn_limit_s > 0) ");
+  return *kSelect;
+}
 
 MatchRecord ReadMatch(const pqxx::row& r) {
   MatchRecord m;
@@ -72,6 +85,7 @@ MatchRecord ReadMatch(const pqxx::row& r) {
                        seat[1].get<std::string>(), seat[2].get<int>(),
                        seat[3].get<std::string>()});
   }
+  m.turn_time_left_ms = r[23].is_null() ? -1 : r[23].as<int64_t>();
   return m;
 }
 
@@ -122,8 +136,7 @@ void PrepareStatements(pqxx::connection& c) {
             "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, "
             "played_at_ms, events, cpu_reason, request_id, reply) "
             "SELECT id, $2, $7, $8, $9, $4, $10, $11, $12, $13 FROM u");
-  c.prepare("get_match",
-            std::string(kMatchSelect) + "FROM matches m WHERE m.id = $1");
+  c.prepare("get_match", MatchSelect() + "FROM matches m WHERE m.id = $1");
   c.prepare("find_move", std::string("SELECT ") + kMoveColumns +
                              " FROM moves WHERE match_id = $1 AND "
                              "request_id = $2");
@@ -354,7 +367,7 @@ absl::StatusOr<MatchRecord> PgStore::FindMatchByRequestId(
       "find match by request id", "no match has this request id",
       [&](pqxx::transaction_base& tx) {
         return tx.exec_params(
-            std::string(kMatchSelect) +
+            MatchSelect() +
                 "FROM matches m WHERE m.created_by = $1 AND m.request_id = $2",
             creator_id, request_id);
       });
@@ -523,9 +536,9 @@ absl::StatusOr<std::vector<MatchRecord>> PgStore::ListMatches(
         param(std::to_string(after->time_ms)) + "::bigint, " +
         param(after->id) + ")");
   }
-  const std::string sql = std::string(kMatchSelect) + from + where +
-                          " ORDER BY " + time + " DESC, " + id_col +
-                          " DESC LIMIT " + param(std::to_string(limit));
+  const std::string sql = MatchSelect() + from + where + " ORDER BY " + time +
+                          " DESC, " + id_col + " DESC LIMIT " +
+                          param(std::to_string(limit));
   std::vector<MatchRecord> out;
   absl::Status s = pool_->Run("list matches", [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);

@@ -102,6 +102,15 @@ struct MatchRecord {
   // Why a cancelled match was cancelled (opaque to storage; the service
   // writes "creator" or "expired"; rows older than the column read "").
   std::string cancel_reason;
+  // How long the turn to move had left when the store read the match, as
+  // a store shared by a cluster keeps it (due_turns.h; PostgreSQL): a node
+  // that loads the match counts the turn down from there, so every node
+  // shows the deadline the cluster's sweep times the turn out at. In ms,
+  // 0 to the turn limit (a duration: the nodes' and the database's clocks
+  // meet only in it). -1 when the store keeps none: SQLite (its one server
+  // keeps turns in memory, turn_clock.h), no turn time limit, a CPU seat
+  // to move, or no match in progress. Read only: writes ignore it.
+  int64_t turn_time_left_ms = -1;
 };
 
 // A Glicko-2 rating (rating points, RD points, volatility).

@@ -79,13 +79,14 @@ absl::Status MatchAdmin::VoidMatch(const std::string& id,
 }
 
 absl::Status MatchAdmin::Verify(const std::string& id, VerifyReport* out) {
+  const int64_t read_at_ms = context_.clock.NowMs();
   storage::MatchRecord stored;
   if (absl::Status s = registry_.ReadRecord(id, &stored); !s.ok()) return s;
   *out = VerifyReport{};
   out->stored_result = stored.result;
   // A fresh replay of the stored moves, not the live copy.
   LivePtr replayed;
-  absl::Status s = registry_.Replay(stored, &replayed);
+  absl::Status s = registry_.Replay(stored, read_at_ms, &replayed);
   if (!s.ok()) {
     out->detail = std::string(s.message());
     return absl::OkStatus();

@@ -35,6 +35,8 @@ MatchCatchUp::MatchCatchUp(MatchContext& context, MatchRegistry& registry,
 
 absl::Status MatchCatchUp::Run(CachedMatch& live) {
   storage::Store& store = context_.store;
+  // Taken before the read, whose time left counts from a moment after it.
+  const int64_t read_at_ms = context_.clock.NowMs();
   auto stored = store.GetMatch(live.record.id);
   if (!stored.ok()) return StorageFailure(stored.status());
   storage::MatchRecord& rec = live.record;
@@ -80,6 +82,11 @@ absl::Status MatchCatchUp::Run(CachedMatch& live) {
                        MatchName(rec.id) + " is stored at ply " +
                            std::to_string(stored->ply) +
                            " but its moves end at " + std::to_string(rec.ply));
+  }
+  // Started elsewhere: the turn's deadline is the store's (turn_clock.h
+  // rule 7; after a move, its time plus the limit, as on the mover's node).
+  if (started && rec.ply == moved_from && stored->turn_time_left_ms >= 0) {
+    live.clock.KeepDeadline(read_at_ms + stored->turn_time_left_ms);
   }
   rec = *std::move(stored);
   if (rec.ply != moved_from) live.clock.CancelCpuTurn();  // Moot now.

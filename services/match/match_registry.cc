@@ -79,9 +79,11 @@ LivePtr MatchRegistry::Cached(const std::string& id) {
 }
 
 absl::Status MatchRegistry::Load(const std::string& id, LivePtr* out) {
+  // Taken before the read, whose time left counts from a moment after it.
+  const int64_t read_at_ms = context_.clock.NowMs();
   storage::MatchRecord record;
   if (absl::Status s = ReadRecord(id, &record); !s.ok()) return s;
-  return Replay(record, out);
+  return Replay(record, read_at_ms, out);
 }
 
 absl::Status MatchRegistry::ReadRecord(const std::string& id,
@@ -97,7 +99,7 @@ absl::Status MatchRegistry::ReadRecord(const std::string& id,
 }
 
 absl::Status MatchRegistry::Replay(const storage::MatchRecord& record,
-                                   LivePtr* out) {
+                                   int64_t read_at_ms, LivePtr* out) {
   MatchShape shape;
   if (absl::Status s = ShapeFromRecord(record, &shape); !s.ok()) return s;
   auto live = std::make_shared<CachedMatch>(
@@ -119,6 +121,11 @@ absl::Status MatchRegistry::Replay(const storage::MatchRecord& record,
   }
   if (record.status == MatchStatus::kInProgress) {
     live->clock.StartMatch(context_.clock.NowMs());
+    // A cluster's store keeps the turn's deadline (turn_clock.h rule 7).
+    if (context_.replication->DeadlinesShared() &&
+        record.turn_time_left_ms >= 0) {
+      live->clock.KeepDeadline(read_at_ms + record.turn_time_left_ms);
+    }
   }
   *out = std::move(live);
   return absl::OkStatus();

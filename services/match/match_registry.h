@@ -60,9 +60,11 @@ class MatchRegistry {
   // (STORAGE).
   absl::Status ReadRecord(const std::string& id, storage::MatchRecord* out);
   // A fresh match made from `record` by replaying its stored moves up to
-  // its ply, not kept. UNAVAILABLE (STORAGE); DATA_LOSS (BAD_STORED_DATA,
-  // REPLAY_FAILED).
-  absl::Status Replay(const storage::MatchRecord& record, LivePtr* out);
+  // its ply, not kept; `read_at_ms`: when the record's read began (the
+  // turn's time left counts from then). UNAVAILABLE (STORAGE); DATA_LOSS
+  // (BAD_STORED_DATA, REPLAY_FAILED).
+  absl::Status Replay(const storage::MatchRecord& record, int64_t read_at_ms,
+                      LivePtr* out);
   // Every match in memory now.
   std::vector<LivePtr> All() ABSL_LOCKS_EXCLUDED(mu_);
   // Forgets the matches `ids` that nobody else holds now (loaded again if

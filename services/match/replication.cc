@@ -16,6 +16,7 @@ class SingleNodeReplication final : public Replication {
   int MoveAttempts() const override { return 1; }
   bool RatingsShared() const override { return false; }
   bool PresenceShared() const override { return false; }
+  bool DeadlinesShared() const override { return false; }
   void SetDue(const CachedMatch&, const engine::State&,
               storage::MatchUpdate*) const override {}
   void SeatSeen(const CachedMatch&, int) override {}
@@ -46,6 +47,8 @@ class SharedDatabaseReplication final : public Replication {
   // Without a cluster node (tests of the cache alone) nobody sweeps, so
   // this node keeps deciding stand-ins from its own view.
   bool PresenceShared() const override { return cluster_ != nullptr; }
+
+  bool DeadlinesShared() const override { return true; }
 
   void SetDue(const CachedMatch& live, const engine::State& next,
               storage::MatchUpdate* update) const override

@@ -64,6 +64,10 @@ class Replication {
   // Whether presence is shared with other nodes, so this node's own view
   // of it is partial (turn_clock.h rule 7).
   virtual bool PresenceShared() const = 0;
+  // Whether the turn deadlines are the store's, shared with other nodes:
+  // a match read from it counts its turn down from the read's time left
+  // (storage::MatchRecord::turn_time_left_ms; turn_clock.h rule 7).
+  virtual bool DeadlinesShared() const = 0;
   // `seat`'s player was seen on this node just now (a call, an open
   // stream).
   virtual void SeatSeen(const CachedMatch& live, int seat)

@@ -36,7 +36,11 @@
 //    begin it when they catch up with that move, and end it when the player
 //    moves again or calls them (EndStandIn, Seen). Such a clock shows a
 //    player absent exactly while the CPU stands in for them, so every node
-//    shows the same.
+//    shows the same. A node that loads a match in progress, or catches up
+//    with its start, keeps the store's deadline for the running turn
+//    (KeepDeadline), not a full turn from when it read the match: the
+//    store times the turn out then (after the service came back, a full
+//    turn from its return, rule 1), and every node shows that instant.
 //
 // Expiry is noticed, not timed: LiveMatches::Tick() (the server's ticker,
 // or a test after moving a ManualClock) and every call on the match ask
@@ -74,6 +78,10 @@ class TurnClock {
   }
   // Rule 2 for a turn that starts `now`: its deadline, 0 if none.
   int64_t DeadlineOfTurn(int64_t now, bool game_over) const;
+  // Rule 7: the running turn ends at `deadline_ms` (ms since the epoch),
+  // the store's deadline (storage::MatchRecord::turn_time_left_ms after
+  // the read).
+  void KeepDeadline(int64_t deadline_ms) { deadline_ms_ = deadline_ms; }
   // Rule 2: the running turn's deadline, 0 if none.
   int64_t deadline_ms() const { return deadline_ms_; }
 

@@ -136,6 +136,51 @@ TEST_F(PgDueTurnsTest, TheAppendStoresTheDueTimeOnTheDatabaseClock) {
   EXPECT_EQ(Scalar("SELECT due_at FROM matches WHERE id = 'm1'"), "NULL");
 }
 
+// A match read carries how long the player's turn has left by the
+// deadline the sweep times it out at: the stored due time, or a full turn
+// after the service came back if later, clamped to the turn limit (a node's
+// clock ahead of the database's); none for a CPU seat's turn or without a
+// limit.
+TEST_F(PgDueTurnsTest, TheMatchReadCarriesTheTurnsTimeLeft) {
+  CreateMatch("m1", 30);
+  ASSERT_TRUE(Append("m1", 1, 1, 0, 30'000).ok());  // p1 (seat 0) to move.
+  auto left = [&](const std::string& id) {
+    auto m = store_->GetMatch(id);
+    EXPECT_TRUE(m.ok()) << m.status();
+    return m.ok() ? m->turn_time_left_ms : -2;
+  };
+  auto timeout = [&] {
+    auto claimed = due_->Claim("m1", 1, "A", kMinute, kMinute, 0, true);
+    EXPECT_TRUE(claimed.ok()) << claimed.status();
+    return claimed.ok() && *claimed;
+  };
+  EXPECT_GT(left("m1"), 29'000);
+  EXPECT_LE(left("m1"), 30'000);
+  Sql("UPDATE matches SET due_at = now() + interval '12 s'");
+  EXPECT_GT(left("m1"), 11'000);
+  EXPECT_LE(left("m1"), 12'000);
+  Sql("UPDATE matches SET due_at = now() + interval '1 hour'");
+  EXPECT_EQ(left("m1"), 30'000);  // Never more than a turn.
+
+  // Passed an hour ago, but the service came back 10 s ago: 20 s to go,
+  // and no timeout yet.
+  Sql("UPDATE matches SET due_at = now() - interval '1 hour'");
+  Sql("INSERT INTO service_resumed VALUES (1, now() - interval '10 s')");
+  EXPECT_GT(left("m1"), 19'000);
+  EXPECT_LE(left("m1"), 20'000);
+  EXPECT_FALSE(timeout());
+  Sql("UPDATE service_resumed SET at = now() - interval '31 s'");
+  EXPECT_EQ(left("m1"), 0);
+  EXPECT_TRUE(timeout());
+
+  // The CPU seat to move: no player's turn to count down.
+  ASSERT_TRUE(Append("m1", 2, 0, 1, 0, "A").ok());
+  EXPECT_EQ(left("m1"), -1);
+  CreateMatch("m2");  // No turn limit.
+  ASSERT_TRUE(Append("m2", 1, 1, 0, -1).ok());
+  EXPECT_EQ(left("m2"), -1);
+}
+
 TEST_F(PgDueTurnsTest, TwoClaimersOfOneTurnOneWins) {
   CreateMatch("m1");
   EXPECT_TRUE(Claim("A", "m1", 0));

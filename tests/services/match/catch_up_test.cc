@@ -26,11 +26,23 @@ namespace {
 
 using storage::SeatRecord;
 
-// Runs `before_list_moves` once, just before the next ListMoves.
+// Runs `before_list_moves` once, just before the next ListMoves; with
+// `turn_time_left_ms` set, its match reads carry that time left to the
+// turn, as a cluster's store does (storage::MatchRecord).
 class InterleavingStore final : public storage::ForwardingStore {
  public:
   using ForwardingStore::ForwardingStore;
   std::function<void()> before_list_moves;
+  int64_t turn_time_left_ms = -1;
+
+  absl::StatusOr<storage::MatchRecord> GetMatch(
+      const std::string& id) override {
+    auto m = ForwardingStore::GetMatch(id);
+    if (m.ok() && turn_time_left_ms >= 0) {
+      m->turn_time_left_ms = turn_time_left_ms;
+    }
+    return m;
+  }
 
   absl::StatusOr<std::vector<storage::MoveRow>> ListMoves(
       const std::string& match_id, int64_t from_ply, int limit) override {
@@ -108,6 +120,44 @@ TEST_F(CatchUpTest, AMoveAppendedDuringALoadIsAppliedOnce) {
   EXPECT_EQ(read.board, match_.board);
   EXPECT_EQ(read.to_move, match_.to_move);
   EXPECT_EQ(read.legal_pits, match_.legal_pits);
+}
+
+// A node that loads a match, or catches up with its start, counts the
+// running turn down from the store's time left, not from a full turn at
+// its read (turn_clock.h rule 7): every node shows the instant the store's
+// sweep times the turn out at.
+TEST_F(CatchUpTest, ANodeCountsTheTurnItFindsFromTheStoresTimeLeft) {
+  NewMatch m;
+  m.creator_id = "p1";
+  ASSERT_TRUE(ShapeFromRequest("kalah", 2, "seats", {}, 30, &m.shape).ok());
+  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
+             {SeatRecord::Kind::kOpen, "", 0}};
+  MatchView waiting;
+  ASSERT_TRUE(a_->Create(m, &waiting).ok());
+  MatchView on_b;
+  ASSERT_TRUE(b_->Get(waiting.id, "", &on_b).ok());  // Cached, waiting.
+  EXPECT_FALSE(on_b.turn_deadline_ms.has_value());
+
+  MatchView started;
+  ASSERT_TRUE(a_->Join(waiting.invite_code, std::nullopt, "p2", &started).ok());
+  ASSERT_EQ(started.turn_deadline_ms, clock_.NowMs() + 30'000);
+  clock_.AdvanceMs(5'000);  // B catches up with the start 5 s into it.
+  b_store_->turn_time_left_ms = 24'993;
+  ASSERT_TRUE(b_->Get(waiting.id, "", &on_b).ok());
+  EXPECT_EQ(on_b.turn_deadline_ms, clock_.NowMs() + 24'993);
+
+  clock_.AdvanceMs(5'000);  // A third node loads it 10 s into the turn.
+  InterleavingStore c_store(*store_);
+  c_store.turn_time_left_ms = 19'991;
+  auto c = Node(c_store, true);
+  MatchView on_c;
+  ASSERT_TRUE(c->Get(waiting.id, "", &on_c).ok());
+  EXPECT_EQ(on_c.turn_deadline_ms, clock_.NowMs() + 19'991);
+  // Without a time left from the store (one node alone): a full turn.
+  auto d = Node(*store_, false);
+  MatchView on_d;
+  ASSERT_TRUE(d->Get(waiting.id, "", &on_d).ok());
+  EXPECT_EQ(on_d.turn_deadline_ms, clock_.NowMs() + 30'000);
 }
 
 }  // namespace
