@@ -38,7 +38,7 @@ def run_suite(url, watch_url):
                MANCALA_WEB_WATCH_URL=watch_url, MANCALA_WEB_ORIGIN=ORIGIN)
     print("node --test %s: calls to %s, WatchMatch to %s" %
           (SUITE, url, watch_url), flush=True)
-    return subprocess.run([NODE, "--test", SUITE], env=env,
+    return subprocess.run([NODE, "--expose-gc", "--test", SUITE], env=env,
                           timeout=SUITE_TIMEOUT_S).returncode
 
 
