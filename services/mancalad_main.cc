@@ -201,14 +201,20 @@ int main(int argc, char** argv) {
   app.add_option("--metrics-listen", options.metrics_address,
                  "host:port serving Prometheus metrics at /metrics (port 0 "
                  "picks a free port); off when not given");
-  app.add_option("--web-listen", options.web_address,
-                 "host:port serving browsers: the Connect protocol and "
-                 "gRPC-Web for every RPC (port 0 picks a free port); off "
-                 "when not given");
+  CLI::Option* web_listen =
+      app.add_option("--web-listen", options.web_address,
+                     "host:port serving browsers: the Connect protocol and "
+                     "gRPC-Web for every RPC (port 0 picks a free port); off "
+                     "when not given");
   app.add_option("--web-allowed-origins", options.web_allowed_origins,
                  "origins (scheme://host[:port], exact) whose pages may call "
                  "the web port cross-origin; none by default")
       ->delimiter(',');
+  app.add_option("--web-root", options.web_root,
+                 "folder whose files the web port serves to GET and HEAD "
+                 "(a page, read at start; needs --web-listen); none by "
+                 "default")
+      ->needs(web_listen);
   std::string log_format = "text";
   std::string log_level = "info";
   app.add_option("--log-format", log_format,

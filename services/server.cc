@@ -365,6 +365,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     web::WebPortOptions web_options;
     web_options.address = options.web_address;
     web_options.allowed_origins = options.web_allowed_origins;
+    web_options.root_dir = options.web_root;
     web_options.max_message_bytes =
         static_cast<size_t>(options.max_message_bytes);
     auto web = web::WebPort::Start(

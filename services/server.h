@@ -85,6 +85,9 @@ struct ServerOptions {
   // calls only from these exact origins.
   std::string web_address;
   std::vector<std::string> web_allowed_origins;
+  // A folder whose files the web port serves to GET and HEAD (the board
+  // page; services/web/web_root.h); empty = none.
+  std::string web_root;
   // Most threads gRPC may run unary calls on (grpc::ResourceQuota); a call
   // that finds them all busy is answered RESOURCE_EXHAUSTED at once (the
   // client may retry) rather than given a new thread. Streams (WatchMatch,

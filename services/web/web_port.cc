@@ -20,6 +20,7 @@
 #include "google/rpc/status.pb.h"
 #include "services/web/web_codec.h"
 #include "services/web/web_methods.h"
+#include "services/web/web_root.h"
 
 namespace mancala::services::web {
 namespace {
@@ -76,6 +77,9 @@ class WebPort::Impl {
 
   const WebPortOptions& options() const { return options_; }
   const WebMethods& methods() const { return methods_; }
+  // The files for GET and HEAD; nullptr without --web-root.
+  const WebRoot* root() const { return root_ ? &*root_ : nullptr; }
+  void set_root(WebRoot root) { root_ = std::move(root); }
   grpc::GenericStub& stub() { return stub_; }
   net::io_context& io() { return io_; }
 
@@ -107,6 +111,7 @@ class WebPort::Impl {
  private:
   const WebPortOptions options_;
   const WebMethods methods_;
+  std::optional<WebRoot> root_;  // Set before Listen(), then read only.
   net::io_context io_;
   tcp::acceptor acceptor_;
   grpc::GenericStub stub_;
@@ -237,9 +242,15 @@ class Session : public std::enable_shared_from_this<Session> {
     origin_ = std::string(SV(req[http::field::origin]));
     keep_alive_ = req.keep_alive();
     if (req.method() == http::verb::options) return Preflight();
+    if ((req.method() == http::verb::get || req.method() == http::verb::head) &&
+        port_.root() != nullptr) {
+      return ServeFile();
+    }
     if (req.method() != http::verb::post) {
       Response res{http::status::method_not_allowed, req.version()};
-      res.set(http::field::allow, "POST, OPTIONS");
+      res.set(http::field::allow, port_.root() != nullptr
+                                      ? "GET, HEAD, POST, OPTIONS"
+                                      : "POST, OPTIONS");
       return Send(std::move(res));
     }
     const std::optional<WireFormat> format =
@@ -583,12 +594,42 @@ class Session : public std::enable_shared_from_this<Session> {
     if (stream_call_ != nullptr) stream_call_->context().TryCancel();
   }
 
+  // A file of --web-root (web_root.h), or 404.
+  void ServeFile() {
+    const auto& req = parser_->get();
+    const StaticFile* file = port_.root()->Find(SV(req.target()));
+    if (file == nullptr) {
+      Response res{http::status::not_found, req.version()};
+      res.set(http::field::content_type, "text/plain; charset=utf-8");
+      res.body() = "not found\n";
+      return Send(std::move(res));
+    }
+    const bool fresh = SV(req[http::field::if_none_match]) == file->etag;
+    Response res{fresh ? http::status::not_modified : http::status::ok,
+                 req.version()};
+    res.set(http::field::etag, file->etag);
+    // Revalidated at every load (a 304 costs one small round trip), so a
+    // new deploy is seen at once.
+    res.set(http::field::cache_control, "no-cache");
+    res.set("X-Content-Type-Options", "nosniff");
+    if (fresh) return Send(std::move(res));
+    res.set(http::field::content_type, file->content_type);
+    if (req.method() == http::verb::head) {
+      return Send(std::move(res), file->body.size());
+    }
+    res.body() = file->body;
+    Send(std::move(res));
+  }
+
   // The end of an exchange ---------------------------------------------------
 
-  void Send(Response res) {
+  // `head_of` is the length a HEAD answer announces for the body it leaves
+  // out.
+  void Send(Response res, std::optional<size_t> head_of = std::nullopt) {
     SetCors(res.base());
     res.keep_alive(keep_alive_ && res.keep_alive());
     res.prepare_payload();
+    if (head_of) res.content_length(*head_of);
     auto sp = std::make_shared<Response>(std::move(res));
     http::async_write(
         stream_, *sp,
@@ -760,7 +801,14 @@ WebPort::~WebPort() { Stop(); }
 
 absl::StatusOr<std::unique_ptr<WebPort>> WebPort::Start(
     std::shared_ptr<grpc::Channel> channel, WebPortOptions options) {
+  std::optional<WebRoot> root;
+  if (!options.root_dir.empty()) {
+    absl::StatusOr<WebRoot> loaded = WebRoot::Load(options.root_dir);
+    if (!loaded.ok()) return loaded.status();
+    root = *std::move(loaded);
+  }
   auto impl = std::make_unique<Impl>(std::move(channel), std::move(options));
+  if (root) impl->set_root(*std::move(root));
   if (absl::Status s = impl->Listen(); !s.ok()) return s;
   return std::unique_ptr<WebPort>(new WebPort(std::move(impl)));
 }

@@ -20,6 +20,11 @@
 // (TryCancel) at once: a FindMatch leaves the queue, a watcher's presence
 // ends. A stream's response ends its connection (Connection: close).
 //
+// GET and HEAD are answered from `root_dir`'s files (web_root.h), read at
+// Start(): 200 with an ETag (and Cache-Control: no-cache, so a new deploy
+// shows at the next load), 304 for a matching If-None-Match, 404 for any
+// other path.
+//
 // CORS: a request whose Origin is one of `allowed_origins` (exact match)
 // gets Access-Control-Allow-Origin and the exposed status headers, and its
 // preflight (OPTIONS) is answered; any other origin gets no CORS headers,
@@ -44,14 +49,16 @@ struct WebPortOptions {
   std::string address = "127.0.0.1:8080";    // host:port; port 0 picks one.
   std::vector<std::string> allowed_origins;  // Exact origins; empty: none.
   size_t max_message_bytes = 64 * 1024;      // As the gRPC port's.
+  // Files served to GET and HEAD (web_root.h); empty: none, and GET is 405.
+  std::string root_dir;
   int threads = 2;
 };
 
 class WebPort {
  public:
   // Listens and serves through `channel` (grpc::Server::InProcessChannel).
-  // INVALID_ARGUMENT for an address that is not host:port, UNAVAILABLE if
-  // it cannot be listened on.
+  // INVALID_ARGUMENT for an address that is not host:port or a root_dir
+  // WebRoot::Load refuses, UNAVAILABLE if it cannot be listened on.
   static absl::StatusOr<std::unique_ptr<WebPort>> Start(
       std::shared_ptr<grpc::Channel> channel, WebPortOptions options);
   ~WebPort();  // Stop().

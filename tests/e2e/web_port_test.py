@@ -5,8 +5,9 @@ the Connect protocol (unary JSON and proto, a server stream, errors with
 their ErrorInfo details in unpadded base64), gRPC-Web (binary and text,
 trailers-only errors, percent-encoded grpc-message), 415, unknown methods,
 CORS, the body limit, deadlines, a closed tab ending the player's
-presence, and the creation limit kept for the browser's own address
-(shared with a native call from the same host).
+presence, the creation limit kept for the browser's own address
+(shared with a native call from the same host), and the page's files
+(--web-root) beside the RPCs.
 
 With --postgres, the same on two nodes on one PostgreSQL database
 (two_nodes.py): every call through node A's web port, WatchMatch through
@@ -21,9 +22,12 @@ import http.client
 import json
 import os
 import re
+import shutil
 import socket
 import struct
+import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -373,6 +377,117 @@ class ClosedTabTest(unittest.TestCase):
             spectator.close()
         finally:
             srv.close()
+
+
+class WebRootTest(unittest.TestCase):
+    """--web-root: the page's files to GET and HEAD beside the RPCs, with
+    ETags for revalidation; nothing outside what the folder held at start;
+    a folder that is no page refuses the start."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="web_root_test.")
+        cls.files = {"index.html": b"<!doctype html><title>Mancala</title>",
+                     "app.js": b"import './board.js';\n",
+                     "img/board.svg": b"<svg/>"}
+        for name, body in cls.files.items():
+            os.makedirs(os.path.dirname(os.path.join(cls.dir, name)),
+                        exist_ok=True)
+            with open(os.path.join(cls.dir, name), "wb") as f:
+                f.write(body)
+        with open(os.path.join(cls.dir, ".secret"), "wb") as f:
+            f.write(b"token")
+        cls.srv = harness.Server(extra=("--web-listen", "127.0.0.1:0",
+                                        "--web-root", cls.dir))
+        cls.port = int(harness.wait_for(
+            lambda: (re.findall(r"web port on port (\d+)",
+                                cls.srv.read_log()) or [None])[-1],
+            "the web port"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.close()
+        shutil.rmtree(cls.dir)
+
+    def request(self, method, path, headers=None, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        data = resp.read()
+        conn.close()
+        return resp, data
+
+    def test_the_page_and_its_files(self):
+        resp, data = self.request("GET", "/")
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(data, self.files["index.html"])
+        self.assertEqual(resp.getheader("Content-Type"),
+                         "text/html; charset=utf-8")
+        self.assertEqual(resp.getheader("Cache-Control"), "no-cache")
+        self.assertEqual(resp.getheader("X-Content-Type-Options"), "nosniff")
+        etag = resp.getheader("ETag")
+        self.assertRegex(etag, r'^"[0-9a-f]{16}"$')
+        # An invite link's query names the same page.
+        resp, data = self.request("GET", "/?join=AB12CD")
+        self.assertEqual((resp.status, data), (200, self.files["index.html"]))
+        resp, data = self.request("GET", "/app.js")
+        self.assertEqual((resp.status, data), (200, self.files["app.js"]))
+        self.assertEqual(resp.getheader("Content-Type"),
+                         "text/javascript; charset=utf-8")
+        resp, data = self.request("GET", "/img/board.svg")
+        self.assertEqual(resp.getheader("Content-Type"), "image/svg+xml")
+
+        # Revalidation: the same ETag is 304 with no body.
+        resp, data = self.request("GET", "/", {"If-None-Match": etag})
+        self.assertEqual((resp.status, data), (304, b""))
+        self.assertEqual(resp.getheader("ETag"), etag)
+        resp, data = self.request("GET", "/", {"If-None-Match": '"0"'})
+        self.assertEqual(resp.status, 200)
+
+        # HEAD: the length, no body.
+        resp, data = self.request("HEAD", "/app.js")
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.getheader("Content-Length"),
+                         str(len(self.files["app.js"])))
+        self.assertEqual(data, b"")
+
+    def test_nothing_else(self):
+        for path in ("/missing.js", "/.secret", "/img/", "/../etc/passwd",
+                     "/img/../app.js", "/%2e%2e/%2e%2e/etc/passwd",
+                     "/mancala.v1.MatchService/GetMatch"):
+            resp, data = self.request("GET", path)
+            self.assertEqual(resp.status, 404, path)
+            self.assertNotIn(b"token", data)
+        resp, _ = self.request("PUT", "/index.html", body=b"x")
+        self.assertEqual(resp.status, 405)
+        self.assertIn("GET", resp.getheader("Allow"))
+
+    def test_the_rpcs_beside_the_files(self):
+        resp, data = self.request("POST", "/grpc.health.v1.Health/Check",
+                                  {"Content-Type": "application/json"}, b"{}")
+        self.assertEqual((resp.status, json.loads(data)),
+                         (200, {"status": "SERVING"}))
+
+    def test_a_folder_that_is_no_page_refuses_the_start(self):
+        empty = tempfile.mkdtemp(prefix="web_root_test.")
+        dbs = tempfile.mkdtemp(prefix="web_root_test.")
+        try:
+            def start(*args):
+                return subprocess.run(
+                    [MANCALAD, "--listen", "127.0.0.1:0", "--db",
+                     os.path.join(dbs, "m.db")] + list(args),
+                    capture_output=True, text=True, timeout=60)
+            for root, why in ((empty, "has no index.html"),
+                              (os.path.join(empty, "gone"), "is not a folder")):
+                proc = start("--web-listen", "127.0.0.1:0", "--web-root", root)
+                self.assertEqual(proc.returncode, 1, proc.stderr)
+                self.assertIn(why, proc.stdout + proc.stderr)
+            proc = start("--web-root", self.dir)  # No --web-listen.
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn("--web-listen", proc.stdout + proc.stderr)
+        finally:
+            shutil.rmtree(empty)
+            shutil.rmtree(dbs)
 
 
 class BrowserAddressTest(unittest.TestCase):
