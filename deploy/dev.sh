@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's commands, on a fresh Debian 12 machine (as root):
-#   deploy/dev.sh serve   install what building needs, build mancalad and
-#                         mancala (no tests), run mancalad
+#   deploy/dev.sh serve   install what building needs, build mancalad,
+#                         mancala and the board page (no tests), run
+#                         mancalad (the page at http://127.0.0.1:8080/)
 #   deploy/dev.sh pg      the same on a throwaway PostgreSQL cluster
 #   deploy/dev.sh build   install what building needs, build mancalad and
 #                         mancala (deploy/Containerfile's build stage)
@@ -36,6 +37,10 @@ PACKAGES=(
   libpqxx-dev
   libboost-dev
 )
+# What serve and pg add for the board page they serve at / (clients/web,
+# target web_page: npm ci of its pinned packages, protoc-gen-es, esbuild):
+# Debian's node and npm, and ca-certificates for npm's registry.
+PAGE_PACKAGES=(nodejs npm ca-certificates)
 # The tests' own: GoogleTest and Google Benchmark (configuring with tests
 # on requires them); git: the repository checks list the tracked files,
 # and `mancalad --version` names the revision; sqlite3: tests read the
@@ -48,11 +53,13 @@ PACKAGES=(
 # nodejs, npm: the browser clients' suite (tests/clients/web: npm ci of
 # clients/web, then node --test), ca-certificates for npm's registry;
 # nginx, curl, openssl: deploy/nginx-web.conf's test (a real nginx with a
-# throwaway certificate, called over HTTP/2).
+# throwaway certificate, called over HTTP/2); chromium: the board page's
+# tests in a real browser (tests/clients/web/page_test.mjs, driven by the
+# npm package puppeteer-core, which downloads no browser of its own).
 TEST_PACKAGES=(googletest libgtest-dev libgmock-dev libbenchmark-dev
   git sqlite3 systemd procps python3 prometheus python3-grpcio
   python3-protobuf postgresql postgresql-client yamllint python3-yaml
-  nodejs npm ca-certificates nginx curl openssl)
+  nodejs npm ca-certificates nginx curl openssl chromium)
 # The sanitizer and fuzzing builds (README "Sanitizers and fuzzing"):
 # clang, its sanitizer runtimes (libclang-rt: only a Recommends of clang's
 # headers package, which --no-install-recommends leaves out) and libFuzzer
@@ -85,16 +92,22 @@ install_missing() {
 # a user runs; `build ON` everything. Both use ./build: `test` after
 # `serve` compiles only what serve did not.
 # MANCALA_REVISION names the git revision where the tree has no .git.
+# `build OFF page` builds the board page too (build/clients/web/dist/page).
 build() {
+  local page=OFF
+  [ "$1" = ON ] || [ "${2:-}" = page ] && page=ON
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMANCALA_REQUIRE_POSTGRES=ON -DBUILD_TESTING="$1" \
+    -DMANCALA_WEB_PAGE="$page" \
     ${MANCALA_REVISION:+-DMANCALA_REVISION="$MANCALA_REVISION"}
   if [ "$1" = OFF ]; then
     cmake --build build -j "$(nproc)" --target mancalad mancala
+    [ "$page" = OFF ] || cmake --build build --target web_page
   else
     cmake --build build -j "$(nproc)"
   fi
 }
+PAGE=build/clients/web/dist/page
 
 # A throwaway cluster (deploy/pg.sh), stopped whatever happens. Port 15432,
 # or the next free one (another cluster may run on this machine).
@@ -157,11 +170,11 @@ sanitizer_suites() {
 
 case "${1:-}" in
   serve)
-    install_missing "${PACKAGES[@]}"
-    build OFF
+    install_missing "${PACKAGES[@]}" "${PAGE_PACKAGES[@]}"
+    build OFF page
     mkdir -p var
     exec ./build/services/mancalad --listen "$LISTEN" --db var/mancala.db \
-      --web-listen "$WEB_LISTEN"
+      --web-listen "$WEB_LISTEN" --web-root "$PAGE"
     ;;
   build)
     install_missing "${PACKAGES[@]}"
@@ -172,14 +185,15 @@ case "${1:-}" in
     exec bash tests/e2e/container_image_test.sh
     ;;
   pg)
-    install_missing "${PACKAGES[@]}" postgresql postgresql-client
-    build OFF
+    install_missing "${PACKAGES[@]}" "${PAGE_PACKAGES[@]}" postgresql \
+      postgresql-client
+    build OFF page
     start_pg
     # The URL stays out of the process list: --storage postgres reads it
     # from the environment. The cluster goes when mancalad stops.
     MANCALAD_DATABASE_URL=$MANCALA_TEST_PG_DSN \
       ./build/services/mancalad --listen "$LISTEN" --storage postgres \
-      --web-listen "$WEB_LISTEN"
+      --web-listen "$WEB_LISTEN" --web-root "$PAGE"
     ;;
   test)
     install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}" \

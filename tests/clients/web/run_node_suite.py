@@ -5,10 +5,14 @@ on one PostgreSQL database (tests/e2e/two_nodes.py), where the suite plays
 through node A and watches through node B.
 
 usage: run_node_suite.py MANCALAD STUBS_DIR NODE SUITE [--postgres]
+                         [-- MANCALAD_ARG...]
   STUBS_DIR  build/clients/python (the harness's gRPC stubs)
   NODE       Debian's node
-  SUITE      connect_test.mjs, in the build's copy of clients/web's tree
-             (its node_modules and gen/ made by the fixture clients.web.NpmCi)
+  SUITE      connect_test.mjs or page_test.mjs, in the build's copy of
+             clients/web's tree (its node_modules, gen/ and dist/ made by
+             the fixture clients.web.NpmCi)
+  MANCALAD_ARG  more flags for every mancalad (page_test.mjs: --web-root
+             and a short --grace-seconds)
 
 The suite's exit status is this script's; a node that exits early fails it.
 """
@@ -20,9 +24,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANCALAD, STUBS, NODE, SUITE = sys.argv[1:5]
-POSTGRES = "--postgres" in sys.argv[5:]
+OWN, EXTRA = (sys.argv[5:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:]) \
+    if "--" in sys.argv else (sys.argv[5:], [])
+POSTGRES = "--postgres" in OWN
 ORIGIN = "http://site.example"
-WEB = ("--web-listen", "127.0.0.1:0", "--web-allowed-origins", ORIGIN)
+WEB = ("--web-listen", "127.0.0.1:0", "--web-allowed-origins",
+       ORIGIN) + tuple(EXTRA)
 SUITE_TIMEOUT_S = 600
 
 

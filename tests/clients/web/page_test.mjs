@@ -1,0 +1,327 @@
+// The board page (clients/web/page, served by mancalad --web-root) in a
+// real browser: Debian's Chromium driven by puppeteer-core, which drives
+// /usr/bin/chromium and downloads nothing. Each browser context is a
+// device of its own (its own localStorage, so its own guest player).
+//
+// ctest runs it through run_node_suite.py, which starts mancalad with the
+// page and sets MANCALA_WEB_URL (the page's origin); MANCALA_SCREENSHOT_DIR
+// gets a screenshot per test. Every position the page shows is checked
+// against GetMatch, read over connect-node beside the browser. On two
+// PostgreSQL nodes MANCALA_WEB_WATCH_URL is node B's port: the second
+// player (and the spectator) load the page from node B, the first from A.
+
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+import {
+  createServiceClients,
+  Match_State,
+} from "../../../clients/web/src/client.js";
+import { createNodeTransport } from "../../../clients/web/src/node_transports.js";
+
+// puppeteer-core from clients/web's node_modules (a devDependency there):
+// this file lives outside that package.
+const puppeteer = createRequire(
+  new URL("../../../clients/web/package.json", import.meta.url),
+)("puppeteer-core");
+
+const BASE_URL = process.env.MANCALA_WEB_URL ?? "";
+const OTHER_URL = process.env.MANCALA_WEB_WATCH_URL || BASE_URL;
+const SHOTS = process.env.MANCALA_SCREENSHOT_DIR ?? "";
+const CHROMIUM = process.env.MANCALA_CHROMIUM ?? "/usr/bin/chromium";
+// As root Chromium needs --no-sandbox; the rest keeps it off the network
+// (this machine has none) and quiet.
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+const api = createServiceClients(createNodeTransport(BASE_URL, "connect-binary"));
+const CALL = { timeoutMs: 10_000 };
+
+let browser;
+before(async () => {
+  assert.ok(BASE_URL, "MANCALA_WEB_URL is not set");
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+  });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A new device: a fresh context's page, loaded, with its guest made. */
+async function device(url = "/", base = BASE_URL) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1000, height: 900 });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // Moves shown at 2 ms a seed: the same steps, quicker.
+  await page.evaluateOnNewDocument(() => localStorage.setItem("mancala.step-ms", "2"));
+  await page.goto(base + url);
+  await page.waitForSelector("body[data-player]", { timeout: 10_000 });
+  page.errors = errors;
+  return page;
+}
+
+async function shot(page, name) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** The match the page shows ("matches/N"), from its URL. */
+function matchOf(page) {
+  const id = new URL(page.url()).searchParams.get("match");
+  assert.ok(id, `no match in ${page.url()}`);
+  return `matches/${id}`;
+}
+
+/** The board as the page draws it: { ply, busy, sides: [{pits, store}] by seat }. */
+function drawn(page) {
+  return page.$eval("#board", (el) => {
+    const sides = [...el.querySelectorAll(".side")].map((s) => ({
+      seat: Number(s.dataset.seat),
+      pits: [...s.querySelectorAll(".pit")]
+        .sort((a, b) => a.dataset.pit - b.dataset.pit)
+        .map((p) => Number(p.querySelector(".count").textContent)),
+      store: Number(s.querySelector(".store .count").textContent),
+    }));
+    sides.sort((a, b) => a.seat - b.seat);
+    return {
+      ply: el.dataset.ply,
+      busy: el.dataset.busy,
+      sides: sides.map(({ pits, store }) => ({ pits, store })),
+    };
+  });
+}
+
+const boardOf = (m) => m.board.sides.map((s) => ({ pits: [...s.pits], store: s.store }));
+
+/**
+ * Waits until every page shows the match as the server has it now (same
+ * ply, nothing in flight) and checks each board against GetMatch's.
+ * Returns the match.
+ */
+async function settled(pages, name, what) {
+  const start = Date.now();
+  for (;;) {
+    const m = await api.matches.getMatch({ name }, CALL);
+    const views = await Promise.all(pages.map(drawn));
+    if (views.every((v) => v.busy === "false" && v.ply === String(m.ply))) {
+      for (const v of views) assert.deepEqual(v.sides, boardOf(m), `${what} at ply ${m.ply}`);
+      return m;
+    }
+    if (Date.now() - start > 15_000) {
+      assert.fail(`${what}: pages at ${views.map((v) => `${v.ply}/${v.busy}`)}, server at ${m.ply}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The page's legal pits (buttons), ascending. */
+const legal = (page) =>
+  page.$$eval("#board button.pit.legal", (bs) => bs.map((b) => Number(b.dataset.pit)));
+
+/** Starts a match from the lobby's form. */
+async function newMatch(page, { game, seats = "2", level = "1", against }) {
+  await page.select('#new-match select[name="game"]', game);
+  await page.select('#new-match select[name="seats"]', seats);
+  await page.select('#new-match select[name="level"]', level);
+  await page.click(`#new-match button[value="${against}"]`);
+  await page.waitForSelector("#play:not([hidden]) #board .side", { timeout: 10_000 });
+}
+
+/**
+ * Plays `players` (pages, each on its own seat) to the end, the lowest
+ * legal pit each turn (by key on the first page, by click on the others),
+ * checking every page against GetMatch whenever the match waits for one.
+ */
+async function playOut(players, watchers, name, onTurn = async () => {}) {
+  const everyone = [...players, ...watchers];
+  for (let turns = 0; ; turns++) {
+    assert.ok(turns < 400, "the match did not end");
+    const m = await settled(everyone, name, "board");
+    if (m.state !== Match_State.IN_PROGRESS) return m;
+    await onTurn(turns);
+    const moves = await Promise.all(players.map(legal));
+    const mover = moves.findIndex((pits) => pits.length > 0);
+    assert.ok(mover >= 0, `nobody may move at ply ${m.ply}`);
+    assert.deepEqual(moves[mover], [...m.legalPits], "the page's legal pits");
+    const pit = moves[mover][0];
+    if (mover === 0) await players[0].keyboard.press(String(pit + 1));
+    else await players[mover].click(`#board button.pit[data-pit="${pit}"]`);
+    await waitPly(players[mover], m.ply);
+  }
+}
+
+/** Waits until the page has moved past `ply`. */
+async function waitPly(page, ply) {
+  await page.waitForFunction(
+    (p) => BigInt(document.getElementById("board").dataset.ply) > BigInt(p),
+    { timeout: 15_000 },
+    String(ply),
+  );
+}
+
+/** The result list as shown: "1st: ..." lines, in rank order. */
+const shownResult = (page) =>
+  page.$$eval("#result li[data-rank]", (lis) => lis.map((li) => Number(li.dataset.rank)));
+
+describe("the board page in Chromium", () => {
+  it("a whole Kalah game against the CPU, the board after every move as GetMatch's", async () => {
+    const page = await device();
+    await newMatch(page, { game: "KALAH", against: "cpu" });
+    const name = matchOf(page);
+    await shot(page, "kalah-start");
+    const end = await playOut([page], [], name, async (turn) => {
+      if (turn === 4) await shot(page, "kalah-in-progress");
+    });
+    assert.equal(Match_State[end.state], "FINISHED");
+    await page.waitForSelector("#result:not([hidden])");
+    const ranks = await shownResult(page);
+    assert.deepEqual(ranks, [...end.result.ranks].sort());
+    await shot(page, "kalah-end");
+    assert.deepEqual(page.errors, []);
+    await page.browserContext().close();
+  });
+
+  it("friends: A invites, B joins by the link, C watches; every page shows the same plies", async () => {
+    const a = await device();
+    await newMatch(a, { game: "KALAH", against: "friends" });
+    const name = matchOf(a);
+    const link = await a.$eval("#invite-link", (el) => el.href);
+    assert.match(link, /\/\?join=[2-9A-Z]{8}$/);
+    // The link names A's origin; B opens its path on its own node.
+    const b = await device(new URL(link).pathname + new URL(link).search, OTHER_URL);
+    await b.waitForSelector("#play:not([hidden]) #board .side");
+    assert.equal(matchOf(b), name);
+    const c = await device(`/?match=${name.split("/")[1]}`, OTHER_URL);
+    await c.waitForSelector("#play:not([hidden]) #board .side");
+    // B sees its own side at the bottom: seat 1 first in its drawing.
+    assert.equal(await b.$eval("#board .side", (s) => s.dataset.seat), "1");
+    assert.equal(await c.$eval("#board .side", (s) => s.dataset.seat), "0");
+    const end = await playOut([a, b], [c], name);
+    assert.equal(Match_State[end.state], "FINISHED");
+    for (const p of [a, b, c]) {
+      await p.waitForSelector("#result:not([hidden])");
+      assert.deepEqual(p.errors, []);
+    }
+    await shot(c, "friends-watched");
+    for (const p of [a, b, c]) await p.browserContext().close();
+  });
+
+  it("Mancala Basic with 3 seats (two CPUs) to the end, ranks shown", async () => {
+    const page = await device();
+    await newMatch(page, { game: "MANCALA_BASIC", seats: "3", against: "cpu" });
+    const name = matchOf(page);
+    assert.equal((await drawn(page)).sides.length, 3);
+    await shot(page, "basic3-start");
+    const end = await playOut([page], [], name);
+    assert.equal(Match_State[end.state], "FINISHED");
+    await page.waitForSelector("#result:not([hidden])");
+    const ranks = await shownResult(page);
+    assert.equal(ranks.length, 3);
+    assert.deepEqual(ranks, [...end.result.ranks].sort());
+    await shot(page, "basic3-end");
+    await page.browserContext().close();
+  });
+
+  it("Mancala Basic with 4 seats: four sides around the table, yours at the bottom; a resignation ranks you last", async () => {
+    const page = await device();
+    await newMatch(page, { game: "MANCALA_BASIC", seats: "4", against: "cpu" });
+    const name = matchOf(page);
+    const m = await settled([page], name, "4 seats");
+    assert.equal(m.seats.length, 4);
+    const sides = await page.$$eval("#board .side", (els) =>
+      els.map((e) => `${e.dataset.seat}:${e.className.match(/pos-(\w+)/)[1]}`),
+    );
+    assert.deepEqual(sides, ["0:bottom", "1:right", "2:top", "3:left"]);
+    await shot(page, "basic4");
+    page.on("dialog", (d) => d.accept());
+    await page.click("#resign");
+    // MB.13: the resigner gets the worst rank not given yet (4th); the
+    // three CPUs play on.
+    for (let t = Date.now(); ; ) {
+      const m2 = await api.matches.getMatch({ name }, CALL);
+      if (m2.result?.ranks[0] === 4) break;
+      assert.ok(Date.now() - t < 10_000, "the resignation was not recorded");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const after = await settled([page], name, "after the resignation");
+    assert.equal(after.result.ranks[0], 4);
+    assert.equal(await page.$eval("#resign", (b) => b.hidden), true);
+    await page.browserContext().close();
+  });
+
+  it("a reload mid-match keeps the seat; a closed tab past the grace period gets the CPU stand-in", async () => {
+    const a = await device();
+    await newMatch(a, { game: "KALAH", against: "friends" });
+    const name = matchOf(a);
+    const link = await a.$eval("#invite-link", (el) => el.href);
+    const b = await device(new URL(link).pathname + new URL(link).search, OTHER_URL);
+    await b.waitForSelector("#play:not([hidden]) #board .side");
+    let m = await settled([a, b], name, "before the reload");
+    // A moves, then reloads: the same player (its token in localStorage),
+    // the same seat, resumed at the match's ply.
+    assert.deepEqual(await legal(a), [...m.legalPits]);
+    await a.click(`#board button.pit[data-pit="${m.legalPits[0]}"]`);
+    await waitPly(a, m.ply);
+    const player = await a.$eval("body", (el) => el.dataset.player);
+    await a.reload();
+    await a.waitForSelector("#play:not([hidden]) #board .side");
+    assert.equal(await a.$eval("body", (el) => el.dataset.player), player);
+    m = await settled([a, b], name, "after the reload");
+    assert.equal(await a.$eval("#board .side", (s) => s.dataset.seat), "0");
+    // B's tab closes; past the grace period the CPU stands in for B, and
+    // A's page says so.
+    await b.close();
+    await a.waitForFunction(
+      () => document.getElementById("board").textContent.includes("CPU standing in"),
+      { timeout: 20_000 },
+    );
+    await shot(a, "stand-in");
+    assert.deepEqual(a.errors, []);
+    await a.browserContext().close();
+    await b.browserContext().close();
+  });
+
+  it("the ranked queue: two devices searching Kalah are paired; the count shown is GetQueueStats'", async () => {
+    const a = await device();
+    await a.select('#new-match select[name="game"]', "KALAH");
+    await a.click('#new-match button[value="ranked"]');
+    await a.waitForFunction(
+      () => /1 in this queue/.test(document.getElementById("search-state").textContent),
+      { timeout: 10_000 },
+    );
+    // The header's count (refreshed every 5 s) as the server counts.
+    const stats = await api.matchmaking.getQueueStats({}, CALL);
+    assert.equal(stats.searching, 1);
+    await a.waitForFunction(
+      (n) => document.getElementById("counts").textContent === `${n} searching`,
+      { timeout: 10_000 },
+      stats.searching,
+    );
+    await shot(a, "queue");
+    const b = await device("/", OTHER_URL);
+    await b.select('#new-match select[name="game"]', "KALAH");
+    await b.click('#new-match button[value="ranked"]');
+    for (const p of [a, b]) await p.waitForSelector("#play:not([hidden]) #board .side");
+    assert.equal(matchOf(a), matchOf(b));
+    const m = await api.matches.getMatch({ name: matchOf(a) }, CALL);
+    assert.equal(m.ranked, true);
+    assert.equal((await api.matchmaking.getQueueStats({}, CALL)).searching, 0);
+    for (const p of [a, b]) await p.browserContext().close();
+  });
+});
