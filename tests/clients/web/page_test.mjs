@@ -185,6 +185,22 @@ async function waitPly(page, ply) {
   );
 }
 
+/**
+ * A opens a Kalah match for friends; B opens its invite link on node B
+ * (the link names A's origin: B takes its path and query). Both pages show
+ * the match.
+ */
+async function friendsMatch() {
+  const a = await device();
+  await newMatch(a, { game: "KALAH", against: "friends" });
+  const link = new URL(await a.$eval("#invite-link", (el) => el.href));
+  assert.match(link.search, /^\?join=[2-9A-Z]{8}$/);
+  const b = await device(link.pathname + link.search, OTHER_URL);
+  await b.waitForSelector("#play:not([hidden]) #board .side");
+  assert.equal(matchOf(b), matchOf(a));
+  return { a, b, name: matchOf(a) };
+}
+
 /** The result list as shown: "1st: ..." lines, in rank order. */
 const shownResult = (page) =>
   page.$$eval("#result li[data-rank]", (lis) => lis.map((li) => Number(li.dataset.rank)));
@@ -208,15 +224,7 @@ describe("the board page in Chromium", () => {
   });
 
   it("friends: A invites, B joins by the link, C watches; every page shows the same plies", async () => {
-    const a = await device();
-    await newMatch(a, { game: "KALAH", against: "friends" });
-    const name = matchOf(a);
-    const link = await a.$eval("#invite-link", (el) => el.href);
-    assert.match(link, /\/\?join=[2-9A-Z]{8}$/);
-    // The link names A's origin; B opens its path on its own node.
-    const b = await device(new URL(link).pathname + new URL(link).search, OTHER_URL);
-    await b.waitForSelector("#play:not([hidden]) #board .side");
-    assert.equal(matchOf(b), name);
+    const { a, b, name } = await friendsMatch();
     const c = await device(`/?match=${name.split("/")[1]}`, OTHER_URL);
     await c.waitForSelector("#play:not([hidden]) #board .side");
     // B sees its own side at the bottom: seat 1 first in its drawing.
@@ -276,12 +284,7 @@ describe("the board page in Chromium", () => {
   });
 
   it("a reload mid-match keeps the seat; a closed tab past the grace period gets the CPU stand-in", async () => {
-    const a = await device();
-    await newMatch(a, { game: "KALAH", against: "friends" });
-    const name = matchOf(a);
-    const link = await a.$eval("#invite-link", (el) => el.href);
-    const b = await device(new URL(link).pathname + new URL(link).search, OTHER_URL);
-    await b.waitForSelector("#play:not([hidden]) #board .side");
+    const { a, b, name } = await friendsMatch();
     let m = await settled([a, b], name, "before the reload");
     // A moves, then reloads: the same player (its token in localStorage),
     // the same seat, resumed at the match's ply.
