@@ -54,6 +54,9 @@ struct Server::Impl {
   const Clock* clock = nullptr;
   std::unique_ptr<storage::Store> store;
   std::function<absl::Status()> ping;  // Empty for SQLite.
+  // Who is online (every authenticated call and stream); before `cluster`,
+  // which writes it at each heartbeat, and `auth`, which fills it.
+  std::unique_ptr<OnlinePlayers> online;
   std::unique_ptr<Authenticator> auth;
   // PostgreSQL only. Declared before `matches` and `cpu`, whose threads
   // call it; its own threads call `matches`, so ~Impl() stops them first.
@@ -165,8 +168,8 @@ namespace {
 // parts go away); starts the endpoint if `address` is set.
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
     Metrics& metrics, LiveMatches& matches, Matchmaker& matchmaker,
-    CpuWorker& cpu, const std::string& address) {
-  metrics.SetGaugeSource([&matches, &matchmaker, &cpu] {
+    CpuWorker& cpu, OnlinePlayers& online, const std::string& address) {
+  metrics.SetGaugeSource([&matches, &matchmaker, &cpu, &online] {
     GaugeReadings g;
     LiveMatches::Stats live = matches.GetStats();
     g.live_matches_by_state = std::move(live.by_state);
@@ -181,6 +184,7 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
       g.searching_by_game[q.game] += q.searching;
     }
     g.cpu_turns_queued = cpu.queued();
+    g.players_online = online.Count();
     return g;
   });
   if (address.empty()) return nullptr;
@@ -191,7 +195,7 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
 // the sweep are played by `matches`.
 absl::StatusOr<std::unique_ptr<ClusterNode>> StartCluster(
     const ServerOptions& options, const std::string& node_id,
-    LiveMatches* matches) {
+    LiveMatches* matches, OnlinePlayers* online) {
   auto tables = storage::OpenCluster(options.db_path);
   if (!tables.ok()) return tables.status();
   ClusterOptions cluster;
@@ -206,7 +210,8 @@ absl::StatusOr<std::unique_ptr<ClusterNode>> StartCluster(
                          5'000;
   return ClusterNode::Start(
       *std::move(tables), std::move(cluster),
-      [matches](const storage::DueTurn& turn) { matches->PlayDue(turn); });
+      [matches](const storage::DueTurn& turn) { matches->PlayDue(turn); },
+      online);
 }
 
 }  // namespace
@@ -251,11 +256,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       std::make_unique<LiveMatches>(*impl->store, *impl->clock, live_options,
                                     impl->stored_codec, impl->watch_fanout);
   LiveMatches* live = impl->matches.get();
+  impl->online =
+      std::make_unique<OnlinePlayers>(*impl->clock, options.grace.count());
   std::function<bool(const CpuTurn&)> claim;
   if (storage::IsPostgresUrl(options.db_path)) {
     // One node of several: the nodes tell each other their moves and keep
     // due turns and presence in the database (replication.h).
-    auto cluster = StartCluster(options, node_id, live);
+    auto cluster = StartCluster(options, node_id, live, impl->online.get());
     if (!cluster.ok()) return cluster.status();
     impl->cluster = *std::move(cluster);
     impl->matches->ShareDatabase(std::move(store->notices),
@@ -274,7 +281,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       [cpu](CpuTurn turn) { cpu->Enqueue(std::move(turn)); });
   if (absl::Status s = impl->matches->LoadActive(); !s.ok()) return s;
 
-  impl->auth = std::make_unique<Authenticator>(*impl->store);
+  impl->auth =
+      std::make_unique<Authenticator>(*impl->store, impl->online.get());
   impl->players = std::make_unique<PlayerServiceImpl>(*impl->store, *impl->auth,
                                                       *impl->clock);
   impl->match_service = std::make_unique<MatchServiceImpl>(
@@ -358,7 +366,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->drain = options.drain;
   auto metrics_http =
       StartMetrics(impl->metrics, *impl->matches, *impl->matchmaker, *impl->cpu,
-                   options.metrics_address);
+                   *impl->online, options.metrics_address);
   if (!metrics_http.ok()) return metrics_http.status();
   impl->metrics_http = *std::move(metrics_http);
   if (!options.web_address.empty()) {

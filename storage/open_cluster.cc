@@ -19,6 +19,7 @@ absl::StatusOr<ClusterTables> OpenCluster(const std::string& db) {
   ClusterTables out;
   out.nodes = std::make_unique<PgNodeRegistry>(*shared);
   out.due = std::make_unique<PgDueTurns>(*shared);
+  out.online = std::make_unique<PgOnlineRoster>(*shared);
   out.connections = std::move(shared);
   return out;
 #else

@@ -1,5 +1,6 @@
-// NodeRegistry (node_registry.h) and DueTurns (due_turns.h) on PostgreSQL,
-// in the tables of migration 2 (storage/pg_schema.cc). Both run on a pool
+// NodeRegistry (node_registry.h), DueTurns (due_turns.h) and OnlineRoster
+// (online_players.h) on PostgreSQL, in the tables of migrations 4-6
+// (storage/pg_schema.cc). They run on a pool
 // the caller owns and keeps alive longer than them (mancalad gives them a
 // small pool of their own, so heartbeats never wait behind moves).
 // Thread-safety: all methods may be called from any thread.
@@ -12,6 +13,7 @@
 
 #include "storage/due_turns.h"
 #include "storage/node_registry.h"
+#include "storage/online_players.h"
 #include "storage/pg_pool.h"
 
 namespace mancala::storage {
@@ -46,6 +48,18 @@ class PgDueTurns final : public DueTurns {
                         const std::string& node_id) override;
   absl::StatusOr<bool> SeenWithin(const std::string& match_id, int seat,
                                   int64_t grace_ms) override;
+
+ private:
+  PgPool& pool_;
+};
+
+class PgOnlineRoster final : public OnlineRoster {
+ public:
+  explicit PgOnlineRoster(PgPool& pool) : pool_(pool) {}
+
+  absl::StatusOr<int> MarkAndCount(const std::vector<std::string>& player_ids,
+                                   int64_t grace_ms) override;
+  absl::StatusOr<int> Forget(int64_t silent_ms) override;
 
  private:
   PgPool& pool_;

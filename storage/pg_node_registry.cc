@@ -1,6 +1,7 @@
 #include <pqxx/pqxx>
 
 #include "storage/pg_cluster.h"
+#include "storage/pg_store.h"
 
 namespace mancala::storage {
 
@@ -57,18 +58,8 @@ absl::StatusOr<std::vector<std::string>> PgNodeRegistry::LiveNodes(
 }
 
 absl::StatusOr<int> PgNodeRegistry::Forget(int64_t silent_ms) {
-  int forgotten = 0;
-  absl::Status s = pool_.Run("forget nodes", [&](pqxx::connection& c) {
-    pqxx::nontransaction tx(c);
-    forgotten = static_cast<int>(
-        tx.exec_params("DELETE FROM nodes WHERE heartbeat_at < now() - "
-                       "$1::bigint * interval '1 ms'",
-                       silent_ms)
-            .affected_rows());
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return s;
-  return forgotten;
+  return PgDeleteOlderThan(pool_, "forget nodes", "nodes", "heartbeat_at",
+                           silent_ms);
 }
 
 }  // namespace mancala::storage

@@ -187,6 +187,16 @@ CREATE TABLE service_resumed (
   at TIMESTAMPTZ NOT NULL
 );
 )sql",
+      // 6: who is online on the whole site (storage/online_players.h): a
+      // row per player a node held lately, when it last wrote them. No
+      // foreign key: a write per player per heartbeat stays cheap, and the
+      // rows go soon after their players (OnlineRoster::Forget).
+      R"sql(
+CREATE TABLE online_players (
+  player_id TEXT COLLATE "C" PRIMARY KEY,
+  seen_at   TIMESTAMPTZ NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -192,6 +192,21 @@ std::string PgTextArray(const std::vector<std::string>& values) {
   return out + "}";
 }
 
+absl::StatusOr<int> PgDeleteOlderThan(PgPool& pool, const char* what,
+                                      const char* table, const char* column,
+                                      int64_t silent_ms) {
+  const std::string sql = std::string("DELETE FROM ") + table + " WHERE " +
+                          column + " < now() - $1::bigint * interval '1 ms'";
+  int deleted = 0;
+  absl::Status s = pool.Run(what, [&](pqxx::connection& c) {
+    pqxx::nontransaction tx(c);
+    deleted = static_cast<int>(tx.exec_params(sql, silent_ms).affected_rows());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return deleted;
+}
+
 PgStore::PgStore(std::unique_ptr<PgPool> pool) : pool_(std::move(pool)) {}
 
 PgStore::~PgStore() = default;

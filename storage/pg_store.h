@@ -137,6 +137,15 @@ class PgStore final : public Store {
 // A PostgreSQL text[] literal of `values` (for `= ANY($n::text[])`).
 std::string PgTextArray(const std::vector<std::string>& values);
 
+// Deletes the rows of `table` whose timestamptz `column` is more than
+// `silent_ms` milliseconds before the server's now(), and returns how many:
+// the cluster tables' Forget (node_registry.h, online_players.h). `table`
+// and `column` are names from pg_schema.cc, never input. `what` names the
+// operation in errors (PgPool::Run's statuses).
+absl::StatusOr<int> PgDeleteOlderThan(PgPool& pool, const char* what,
+                                      const char* table, const char* column,
+                                      int64_t silent_ms);
+
 }  // namespace mancala::storage
 
 #endif  // MANCALA_STORAGE_PG_STORE_H_

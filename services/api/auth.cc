@@ -84,6 +84,7 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
     if (auto known = by_hash_.find(hash); known != by_hash_.end()) {
       *player = known->second;
       NoteCallPlayer(context, player->id);  // For the RPC's log line.
+      if (online_ != nullptr) online_->Seen(player->id);
       return grpc::Status::OK;
     }
   }
@@ -91,6 +92,7 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
       !s.ok()) {
     return s;
   }
+  if (online_ != nullptr) online_->Seen(player->id);
   std::lock_guard lock(mu_);
   if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
   by_hash_.emplace(hash, *player);

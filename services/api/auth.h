@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "services/base/ids.h"
+#include "services/cluster/online_players.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -65,12 +66,21 @@ grpc::Status Admit(const grpc::ServerContextBase& context,
 // are not remembered; they go to the store each time and keep failing.
 // The memory holds at most kMaxRemembered players; when full it starts
 // again empty.
+//
+// Every caller it admits is also who is online (online_players.h): each
+// authenticated call counts as the player Seen(); the streams and the
+// count reach the same OnlinePlayers through online().
 // Thread-safety: all methods may be called from any thread.
 class Authenticator {
  public:
   static constexpr size_t kMaxRemembered = 100'000;
 
-  explicit Authenticator(storage::Store& store) : store_(store) {}
+  // `online` (may be null: nobody is counted) outlives this.
+  explicit Authenticator(storage::Store& store,
+                         OnlinePlayers* online = nullptr)
+      : store_(store), online_(online) {}
+
+  OnlinePlayers* online() const { return online_; }
 
   // As the free functions above, answered from memory when the token was
   // seen before.
@@ -84,6 +94,7 @@ class Authenticator {
 
  private:
   storage::Store& store_;
+  OnlinePlayers* const online_;
   std::shared_mutex mu_;
   std::unordered_map<std::string, storage::PlayerRecord> by_hash_;
 };

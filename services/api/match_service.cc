@@ -275,8 +275,16 @@ grpc::ServerWriteReactor<v1::WatchEvent>* MatchServiceImpl::WatchMatch(
     status = ToGrpc(matches_.Watch(id, viewer.id, request->after_ply(), sink));
   }
   LiveMatches* matches = &matches_;
+  // A player watching (their own match or another) is online while the
+  // stream is open; an anonymous spectator is nobody.
+  OnlinePlayers* online =
+      status.ok() && !viewer.id.empty() ? auth_.online() : nullptr;
+  if (online != nullptr) online->Hold(viewer.id);
   auto* reactor = new EventReactor<v1::WatchEvent>(
-      sink->stream(), [matches, id, sink] { matches->Unwatch(id, sink); });
+      sink->stream(), [matches, online, id, viewer_id = viewer.id, sink] {
+        matches->Unwatch(id, sink);
+        if (online != nullptr) online->Release(viewer_id);
+      });
   if (!status.ok()) sink->stream()->Close(status);
   reactor->Start();
   return reactor;

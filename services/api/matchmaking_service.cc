@@ -18,9 +18,15 @@ MatchmakingServiceImpl::FindMatch(grpc::CallbackServerContext* context,
       auth_.Admit(*context, *request, Caller::kPlayer, &player);
   Matchmaker* matchmaker = &matchmaker_;
   const std::string id = player.id;
+  // Online while searching, however long the wait between calls.
+  OnlinePlayers* online = status.ok() ? auth_.online() : nullptr;
+  if (online != nullptr) online->Hold(id);
   // Leaving: the stream ended (found, cancelled, or the client went away).
   auto* reactor = new EventReactor<v1::FindMatchUpdate>(
-      sink->stream(), [matchmaker, id, sink] { matchmaker->Leave(id, sink); });
+      sink->stream(), [matchmaker, online, id, sink] {
+        matchmaker->Leave(id, sink);
+        if (online != nullptr) online->Release(id);
+      });
   SearchRequest search;
   if (status.ok()) status = ToGrpc(SearchFromProto(*request, &search));
   if (status.ok()) {
@@ -66,6 +72,7 @@ grpc::Status MatchmakingServiceImpl::GetQueueStats(
   if (grpc::Status s = ToGrpc(matchmaker_.Stats(game, &stats)); !s.ok()) {
     return s;
   }
+  if (OnlinePlayers* online = auth_.online()) stats.online = online->Count();
   ToProto(stats, response);
   return grpc::Status::OK;
 }

@@ -40,6 +40,8 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   }
   ToProto(player, response->mutable_player());
   response->set_token(token);
+  // A new player is here now, though this call carried no token yet.
+  if (OnlinePlayers* online = auth_.online()) online->Seen(player.id);
   return grpc::Status::OK;
 }
 

@@ -224,6 +224,10 @@ std::string Metrics::Render() const {
   w.Family("mancala_cpu_turns_queued", "gauge",
            "CPU turns waiting for a CPU worker thread.");
   w.Sample("mancala_cpu_turns_queued", {}, g.cpu_turns_queued);
+  w.Family("mancala_players_online", "gauge",
+           "Players online on every node sharing the database: a stream "
+           "open with their token, or a call within the grace period.");
+  w.Sample("mancala_players_online", {}, g.players_online);
   w.Family("mancala_cpu_searches_total", "counter",
            "Move searches by the CPU player, by level.");
   for (const auto& [level, n] : cpu_searches_) {

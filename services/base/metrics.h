@@ -20,6 +20,7 @@
 //   mancala_watch_streams_open  gauge: open WatchMatch streams
 //   mancala_matchmaking_searching_players{game}  gauge: players in FindMatch
 //   mancala_cpu_turns_queued  gauge: CPU turns waiting for a worker thread
+//   mancala_players_online  gauge: players online on the whole site
 //   mancala_cpu_searches_total{level}  counter
 //   mancala_cpu_search_duration_seconds{level}  histogram
 //   mancala_build_info{version,revision,grpc_version}  gauge, always 1
@@ -48,6 +49,7 @@ struct GaugeReadings {
   int watch_streams_open = 0;
   std::map<std::string, int> searching_by_game;  // "kalah" -> players.
   int cpu_turns_queued = 0;
+  int players_online = 0;  // On the whole site (QueueStats.online).
 };
 
 class Metrics final : public storage::StoreMetrics {

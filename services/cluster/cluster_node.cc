@@ -21,13 +21,15 @@ std::string DefaultNodeId() {
 }
 
 ClusterNode::ClusterNode(storage::ClusterTables tables, ClusterOptions options,
-                         DueListener on_due)
+                         DueListener on_due, OnlinePlayers* online)
     : tables_(std::move(tables)),
       options_(std::move(options)),
-      on_due_(std::move(on_due)) {}
+      on_due_(std::move(on_due)),
+      online_(online) {}
 
 absl::StatusOr<std::unique_ptr<ClusterNode>> ClusterNode::Start(
-    storage::ClusterTables tables, ClusterOptions options, DueListener on_due) {
+    storage::ClusterTables tables, ClusterOptions options, DueListener on_due,
+    OnlinePlayers* online) {
   if (options.heartbeat.count() >= options.grace_ms) {
     return absl::InvalidArgumentError(
         "the heartbeat interval must be shorter than the grace period, or "
@@ -36,9 +38,11 @@ absl::StatusOr<std::unique_ptr<ClusterNode>> ClusterNode::Start(
   auto resumed = tables.nodes->Heartbeat(options.node_id, options.grace_ms);
   if (!resumed.ok()) return resumed.status();
   std::unique_ptr<ClusterNode> node(new ClusterNode(
-      std::move(tables), std::move(options), std::move(on_due)));
+      std::move(tables), std::move(options), std::move(on_due), online));
   ClusterNode* p = node.get();
   if (*resumed) p->LogResumed();
+  // So that the node's first answers already count the whole site.
+  p->CountOnline();
   p->beater_ = std::thread([p] {
     while (p->Wait(p->options_.heartbeat)) p->Beat();
   });
@@ -92,7 +96,21 @@ void ClusterNode::Beat() {
   } else if (*resumed) {
     LogResumed();
   }
+  CountOnline();
   ForgetDeadNodes();
+}
+
+void ClusterNode::CountOnline() {
+  if (online_ == nullptr) return;
+  std::vector<std::string> marks = online_->TakeMarks();
+  absl::StatusOr<int> n =
+      tables_.online->MarkAndCount(marks, options_.grace_ms);
+  if (!n.ok()) {
+    online_->Unwritten(marks);
+    Warn("counting the players online", n.status());
+    return;
+  }
+  online_->SetSiteCount(*n);
 }
 
 void ClusterNode::LogResumed() {
@@ -107,6 +125,11 @@ void ClusterNode::ForgetDeadNodes() {
   const int64_t now = clock_.NowMs();
   if (now - last_forgot_ms_ < 60'000) return;
   last_forgot_ms_ = now;
+  if (online_ != nullptr) {
+    // Players unseen for twice the grace period are long uncounted.
+    absl::StatusOr<int> gone = tables_.online->Forget(2 * options_.grace_ms);
+    if (!gone.ok()) Warn("forgetting offline players", gone.status());
+  }
   absl::StatusOr<int> n = tables_.nodes->Forget(options_.forget_after_ms);
   if (!n.ok()) {
     Warn("forgetting dead nodes", n.status());

@@ -17,6 +17,8 @@
 //   has not written the seat within a quarter of the grace period (so the
 //   store may show a player as seen up to that much earlier than they
 //   were: a stand-in decided by another node may begin that much early).
+// - Who is online (online_players.h): at Start() and every beat the node
+//   writes the players it holds and reads back the site-wide count.
 //
 // Errors: a database that cannot be reached is logged (at most once per
 // minute per kind) and tried again at the next beat or sweep; Claim()
@@ -40,6 +42,7 @@
 #include "absl/status/statusor.h"
 #include "services/base/clock.h"
 #include "services/base/mutex.h"
+#include "services/cluster/online_players.h"
 #include "storage/open_cluster.h"
 
 namespace mancala::services {
@@ -69,9 +72,12 @@ class ClusterNode {
 
   // Writes the first heartbeat (its error if it cannot) and starts the
   // heartbeat and sweep threads. `on_due` is called on the sweep thread.
+  // `online` (may be null: nobody is counted), if given, must outlive the
+  // node; its players are written at every beat (tables.online then must
+  // not be null).
   static absl::StatusOr<std::unique_ptr<ClusterNode>> Start(
       storage::ClusterTables tables, ClusterOptions options,
-      DueListener on_due);
+      DueListener on_due, OnlinePlayers* online = nullptr);
   ~ClusterNode();  // Stop()s.
 
   const std::string& node_id() const { return options_.node_id; }
@@ -93,8 +99,10 @@ class ClusterNode {
 
  private:
   ClusterNode(storage::ClusterTables tables, ClusterOptions options,
-              DueListener on_due);
+              DueListener on_due, OnlinePlayers* online);
   void Beat();
+  // Writes this node's online players and reads the site-wide count.
+  void CountOnline();
   // Logs that this node's beat found the service away and back.
   void LogResumed();
   void Sweep();
@@ -110,6 +118,7 @@ class ClusterNode {
   storage::ClusterTables tables_;
   const ClusterOptions options_;
   const DueListener on_due_;
+  OnlinePlayers* const online_;  // May be null.
   SystemClock clock_;  // Only for throttling log lines and presence marks.
 
   Mutex mu_;

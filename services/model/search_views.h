@@ -59,6 +59,8 @@ struct QueueView {
 struct QueueStatsView {
   std::vector<QueueView> queues;
   int searching = 0;  // The sum over `queues`.
+  // Players online on the whole site (services/cluster/online_players.h).
+  int online = 0;
 };
 
 }  // namespace mancala::services

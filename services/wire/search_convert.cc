@@ -29,6 +29,7 @@ void ToProto(const QueueView& queue, v1::QueueStats::Queue* out) {
 void ToProto(const QueueStatsView& stats, v1::QueueStats* out) {
   for (const QueueView& q : stats.queues) ToProto(q, out->add_queues());
   out->set_searching(stats.searching);
+  out->set_online(stats.online);
 }
 
 void ToProto(const SearchUpdate& update, v1::FindMatchUpdate* out) {

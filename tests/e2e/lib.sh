@@ -7,6 +7,9 @@ start_server() {
   local bin=$1 db=$2 log=$3
   shift 3
   [ -n "$db" ] && set -- --db "$db" "$@"
+  # The log exists before the loop below reads it: the redirection of a
+  # background command happens in the child, maybe after our first read.
+  : >"$log"
   # The scripts create players freely: the per-address creation limit has
   # tests of its own (tests/services/api/limits_test.cc).
   "$bin" --listen 127.0.0.1:0 --create-burst 0 "$@" >"$log" 2>&1 &

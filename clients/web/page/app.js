@@ -180,7 +180,7 @@ async function drawLeaders() {
 async function drawCounts() {
   try {
     const stats = await api.matchmaking.getQueueStats({});
-    $("counts").textContent = `${stats.searching} searching`;
+    $("counts").textContent = `${stats.online} online · ${stats.searching} searching`;
   } catch {
     // The next tick tries again; a count is not worth an error box.
   }
@@ -197,6 +197,8 @@ const view = {
   highlight: undefined,
   busy: false, // a move is being shown
   shown: Promise.resolve(), // the moves being shown, in order
+  waiting: 0, // moves received and not shown yet
+  epoch: 0, // counts openMatch calls: work queued for a match left is dropped
   watch: undefined, // AbortController of the WatchMatch stream
   moving: false, // our SubmitMove is on its way
 };
@@ -296,9 +298,15 @@ function gameName(g) {
            [Game.MANCALA_BASIC]: "Mancala Basic" }[g] ?? "?";
 }
 
-/** Shows a move's events seed by seed, then the match after it. */
-async function showMove(move) {
+/**
+ * Shows a move's events seed by seed, then the match after it. A page that
+ * fell behind (a slow device, CPUs playing fast) shows the moves it has
+ * queued at once, animating only the last, so it never lags the match for good.
+ */
+async function showMove(move, epoch) {
   view.busy = true;
+  view.waiting -= 1;
+  const hurry = view.waiting > 0;
   const mover = seatName(view.match, move.seat);
   const why = {
     [Move_CpuReason.STAND_IN]: " (the CPU, standing in)",
@@ -311,24 +319,37 @@ async function showMove(move) {
     view.highlight = s.place;
     if (s.text) notes.push(s.text);
     $("last").textContent = said + (notes.length ? `: ${notes.join(", ")}` : "") + ".";
+    if (hurry) continue;
     draw();
-    if (s.kind === "drop" || s.kind === "capture" || s.kind === "sweep") await sleep(STEP_MS);
+    if (s.kind === "drop" || s.kind === "capture" || s.kind === "sweep") {
+      await sleep(STEP_MS);
+      if (epoch !== view.epoch) return;
+    }
   }
   view.ply = move.ply;
   view.highlight = undefined;
   // The position after the move (whose turn, which pits) is the server's:
-  // kept only if no later move is in it yet.
-  try {
-    const m = await api.matches.getMatch({ name: view.name });
-    if (m.ply === move.ply) {
-      view.match = m;
-      view.board = copyBoard(m.board);
+  // kept only if no later move is in it yet, so asked only after the last.
+  if (!hurry) {
+    try {
+      const m = await api.matches.getMatch({ name: view.name });
+      if (epoch !== view.epoch) return;
+      if (m.ply === move.ply) {
+        view.match = m;
+        view.board = copyBoard(m.board);
+      }
+    } catch (e) {
+      showError(e);
     }
-  } catch (e) {
-    showError(e);
   }
   view.busy = false;
   draw();
+}
+
+/** Runs fn after what is being shown, unless the page leaves the match first. */
+function then(fn) {
+  const epoch = view.epoch;
+  view.shown = view.shown.then(() => (epoch === view.epoch ? fn(epoch) : undefined));
 }
 
 function onEvent(ev) {
@@ -336,7 +357,7 @@ function onEvent(ev) {
   switch (what) {
     case "match":
     case "finished":
-      view.shown = view.shown.then(() => {
+      then(() => {
         view.match = value;
         view.board = copyBoard(value.board);
         view.ply = value.ply;
@@ -344,10 +365,11 @@ function onEvent(ev) {
       });
       break;
     case "move":
-      view.shown = view.shown.then(() => showMove(value));
+      view.waiting += 1;
+      then((epoch) => showMove(value, epoch));
       break;
     case "presence":
-      view.shown = view.shown.then(() => {
+      then(() => {
         const s = view.match.seats[value.seat];
         s.present = value.present;
         s.cpuStandingIn = value.cpuStandingIn;
@@ -394,7 +416,10 @@ function openMatch(name, push = true) {
   view.name = name;
   view.match = undefined;
   view.ply = 0n;
+  view.epoch += 1;
   view.shown = Promise.resolve();
+  view.waiting = 0;
+  view.busy = false;
   $("lobby").hidden = true;
   $("play").hidden = false;
   $("last").textContent = "";
@@ -403,6 +428,7 @@ function openMatch(name, push = true) {
 
 function openLobby(push = true) {
   view.watch?.abort();
+  view.epoch += 1;
   view.name = "";
   if (push) history.pushState({}, "", "/");
   $("play").hidden = true;

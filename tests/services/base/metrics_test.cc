@@ -97,6 +97,7 @@ TEST(Metrics, GaugesComeFromTheSourceAtEachScrapeWithLabelsEscaped) {
     g.watch_streams_open = 7;
     g.searching_by_game["odd\"name\\"] = 2;
     g.cpu_turns_queued = 1;
+    g.players_online = 12;
     return g;
   });
   m.Render();
@@ -108,6 +109,7 @@ TEST(Metrics, GaugesComeFromTheSourceAtEachScrapeWithLabelsEscaped) {
                   "\"} 2"))
       << text;
   EXPECT_TRUE(Has(text, "mancala_cpu_turns_queued 1"));
+  EXPECT_TRUE(Has(text, "mancala_players_online 12"));
 }
 
 TEST(Metrics, CpuSearchesByLevelAndEveryFamilyTyped) {

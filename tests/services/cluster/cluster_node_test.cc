@@ -44,8 +44,10 @@ class ClusterNodeTest : public ::testing::Test {
     store_ = *std::move(store);
   }
 
-  // A node whose claimed turns are recorded, not played.
-  std::unique_ptr<ClusterNode> Start(const std::string& id) {
+  // A node whose claimed turns are recorded, not played; `online` its
+  // players online, if any.
+  std::unique_ptr<ClusterNode> Start(const std::string& id,
+                                     OnlinePlayers* online = nullptr) {
     auto tables = storage::OpenCluster(db_->url());
     EXPECT_TRUE(tables.ok()) << tables.status();
     ClusterOptions options;
@@ -59,7 +61,8 @@ class ClusterNodeTest : public ::testing::Test {
           MutexLock lock(&mu_);
           played_.push_back(id + " " + t.match_id + " " +
                             std::to_string(t.ply));
-        });
+        },
+        online);
     EXPECT_TRUE(node.ok()) << node.status();
     return node.ok() ? *std::move(node) : nullptr;
   }
@@ -100,6 +103,37 @@ TEST_F(ClusterNodeTest, AHeartbeatRowLivesFromStartToStop) {
   a->Stop();
   EXPECT_EQ(Scalar("SELECT count(*) FROM nodes"), "0");
   a->Stop();  // Idempotent.
+}
+
+TEST_F(ClusterNodeTest, EveryNodeCountsThePlayersOnlineOnAnyNode) {
+  SystemClock clock;
+  OnlinePlayers on_a(clock, 60'000), on_b(clock, 60'000);
+  // p1 called A; p2 called B and holds a stream open on B; p3 called both.
+  on_a.Seen("p1");
+  on_a.Seen("p3");
+  on_b.Seen("p3");
+  on_b.Hold("p2");
+  auto a = Start("A", &on_a);
+  auto b = Start("B", &on_b);
+  ASSERT_TRUE(a && b);
+  // B's start wrote B's players after A's: B counts all three at once; A
+  // does after its next beat (50 ms).
+  EXPECT_EQ(on_b.Count(), 3);
+  EXPECT_TRUE(WaitFor([&] { return on_a.Count() == 3; })) << on_a.Count();
+  EXPECT_EQ(Scalar("SELECT string_agg(player_id, ',' ORDER BY player_id) "
+                   "FROM online_players"),
+            "p1,p2,p3");
+  // p4 arrives on A: B counts four after A's next beat.
+  on_a.Seen("p4");
+  EXPECT_TRUE(WaitFor([&] { return on_b.Count() == 4; })) << on_b.Count();
+  // p1's row aged past the grace period (a minute here) no longer counts
+  // on B, though A still holds p1 (A wrote p1 lately, so it does not write
+  // them again for a quarter of the grace period).
+  Scalar("WITH u AS (UPDATE online_players SET seen_at = now() - interval "
+         "'2 minutes' WHERE player_id = 'p1' RETURNING 1) SELECT 1");
+  EXPECT_TRUE(WaitFor([&] { return on_b.Count() == 3; })) << on_b.Count();
+  b->Stop();
+  a->Stop();
 }
 
 TEST_F(ClusterNodeTest, ANodeDeletesTheRowsOfNodesDeadForOverAnHour) {
