@@ -5,7 +5,9 @@
 #                         mancalad (the page at http://127.0.0.1:8080/)
 #   deploy/dev.sh pg      the same on a throwaway PostgreSQL cluster
 #   deploy/dev.sh build   install what building needs, build mancalad and
-#                         mancala (deploy/Containerfile's build stage)
+#                         mancala; `build page`: the board page too, as
+#                         serve builds it (deploy/Containerfile's build
+#                         stage, which installs it)
 #   deploy/dev.sh image   install podman and what its test needs, then
 #                         build the image and test it (deploy.ContainerImage)
 #   deploy/dev.sh test    install what building and testing need, build
@@ -37,7 +39,7 @@ PACKAGES=(
   libpqxx-dev
   libboost-dev
 )
-# What serve and pg add for the board page they serve at / (clients/web,
+# What serve, pg and `build page` add for the board page (clients/web,
 # target web_page: npm ci of its pinned packages, protoc-gen-es, esbuild):
 # Debian's node and npm, and ca-certificates for npm's registry.
 PAGE_PACKAGES=(nodejs npm ca-certificates)
@@ -177,8 +179,13 @@ case "${1:-}" in
       --web-listen "$WEB_LISTEN" --web-root "$PAGE"
     ;;
   build)
-    install_missing "${PACKAGES[@]}"
-    build OFF
+    if [ "${2:-}" = page ]; then
+      install_missing "${PACKAGES[@]}" "${PAGE_PACKAGES[@]}"
+      build OFF page
+    else
+      install_missing "${PACKAGES[@]}"
+      build OFF
+    fi
     ;;
   image)
     install_missing "${IMAGE_PACKAGES[@]}"
@@ -224,7 +231,7 @@ case "${1:-}" in
     ((rc == 0 && sanitized == 0)) || exit 1
     ;;
   *)
-    echo "usage: $0 serve|pg|test|build|image" >&2
+    echo "usage: $0 serve|pg|test|build [page]|image" >&2
     exit 2
     ;;
 esac

@@ -5,18 +5,22 @@
 #
 #   1. a Debian 12 base made with mmdebstrap from this machine's apt sources
 #      and imported (`podman import`), standing in for debian:bookworm-slim;
-#   2. the image built on it; its size, labels, user and entry point;
+#   2. the image built on it (npm in the build stage with this machine's
+#      npm registry and certificate authority); its size, labels, user and
+#      entry point, and no Node in it;
 #   3. run with the manifest's hardening (read-only root, a tmpfs for its
 #      temporary files, every capability dropped, no-new-privileges, uid
 #      65532) on SQLite
-#      with a volume: SERVING through a published loopback port, a short
+#      with a volume: SERVING through a published loopback port, the board
+#      page at / of the published web port, a short
 #      match played by `mancala` from outside the container, SIGTERM and a
 #      clean stop in its JSON log, the database left on the volume;
 #   4. the same on PostgreSQL (a throwaway cluster, deploy/pg.sh; the URL
 #      in MANCALAD_DATABASE_URL, as the manifest's Secret provides it);
 #   5. `podman kube play` of deploy/k8s's Deployment with a test overlay
 #      (one replica, the local image, the host's network so the pod reaches
-#      the cluster, free ports): the pod comes up SERVING;
+#      the cluster, free ports): the pod comes up SERVING, its web port
+#      answering calls and serving the page;
 #   6. `podman save --format oci-archive` of the image, then removed.
 #
 # Usage: container_image_test.sh          (needs podman, runc, mmdebstrap,
@@ -114,9 +118,19 @@ t0=$SECONDS
 REVISION=$(git -C "$REPO" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 VERSION=$(sed -n 's/^project(mancala_server VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLists.txt")
 DANGLING_BEFORE=$(podman images -q --filter dangling=true | sort -u)
+# The board page's npm packages come from this machine's npm registry,
+# trusting the certificate authority its npm trusts (a proxy's, say):
+# deploy/Containerfile names no registry. Without npm here, npm's defaults.
+NPM_ARGS=()
+if command -v npm >/dev/null; then
+  NPM_ARGS+=(--build-arg npm_config_registry="$(npm config get registry)")
+  NPM_CA=$(npm config get cafile)
+  [ -f "$NPM_CA" ] && NPM_ARGS+=(--secret id=npm-ca,src="$NPM_CA")
+fi
 podman build -q -f "$REPO/deploy/Containerfile" -t "$IMAGE" \
   --build-arg BASE="$BASE" --build-arg REVISION="$REVISION" \
-  --build-arg VERSION="$VERSION" "$REPO" >"$WORK/build.log" 2>&1 ||
+  --build-arg VERSION="$VERSION" "${NPM_ARGS[@]}" "$REPO" \
+  >"$WORK/build.log" 2>&1 ||
   { tail -n 40 "$WORK/build.log"; fail "podman build failed"; }
 SIZE=$(podman image inspect -f '{{.Size}}' "$IMAGE")
 step "image built in $((SECONDS - t0)) s, $((SIZE / 1000000)) MB ($IMAGE)"
@@ -131,19 +145,31 @@ step "image built in $((SECONDS - t0)) s, $((SIZE / 1000000)) MB ($IMAGE)"
 version=$(podman run --rm "${HARDENING[@]}" "$IMAGE" --version)
 [ "$version" = "mancalad $VERSION (revision $REVISION)" ] ||
   fail "mancalad --version in the image: $version"
+# Node bundles the page in the build stage only.
+packages=$(podman run --rm --entrypoint /usr/bin/dpkg-query "$IMAGE" \
+  -W -f '${Package} ${db:Status-Status}\n') ||
+  fail "dpkg-query in the image failed"
+if grep -E '^(nodejs|npm) installed$' <<<"$packages"; then
+  fail "the run stage has Node (nodejs or npm installed)"
+fi
 
 # 3. SQLite on a volume, the port published on loopback.
 mkdir -p "$WORK/data" && chown 65532:65532 "$WORK/data"
 C=mancalad-sqlite-$TAG
 CONTAINERS+=("$C")
 podman run -d --name "$C" "${HARDENING[@]}" -v "$WORK/data:/var/lib/mancala" \
-  -p 127.0.0.1::50051 "$IMAGE" >/dev/null
+  -p 127.0.0.1::50051 -p 127.0.0.1::8080 "$IMAGE" >/dev/null
 PORT=$(podman port "$C" 50051/tcp | sed 's/.*://')
+WEB=$(podman port "$C" 8080/tcp | sed 's/.*://')
 wait_serving "127.0.0.1:$PORT" "$C"
+# The CMD's --web-root: the page the build stage installed.
+serves_page /usr/bin/python3 "http://127.0.0.1:$WEB/" \
+  "$REPO/clients/web/page/index.html"
 play "127.0.0.1:$PORT"
 stop_cleanly "$C"
 [ -s "$WORK/data/mancala.db" ] || fail "no database on the volume"
-step "SQLite: hardened, SERVING on 127.0.0.1:$PORT, a match played, clean stop"
+step "SQLite: hardened, SERVING on 127.0.0.1:$PORT, the page at" \
+  "127.0.0.1:$WEB/, a match played, clean stop"
 
 # 4. PostgreSQL: the URL from the environment, as the Secret gives it.
 bash "$REPO/deploy/pg.sh" start >/dev/null
@@ -189,12 +215,15 @@ print(urllib.request.urlopen(req, timeout=10).read().decode())' \
   "http://127.0.0.1:$WEB/grpc.health.v1.Health/Check" 2>&1) ||
   fail "the pod's web port: $web"
 [ "$web" = '{"status":"SERVING"}' ] || fail "the pod's web port said: $web"
+# ... and serves the page from the manifest's --web-root.
+serves_page /usr/bin/python3 "http://127.0.0.1:$WEB/" \
+  "$REPO/clients/web/page/index.html"
 # The manifest's hardening, as podman applied it to the pod's container.
 hardening=$(podman inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}} {{len .HostConfig.CapAdd}} {{.HostConfig.SecurityOpt}}' "$POD_CONTAINER")
 [[ "$hardening" == "true 65532:65532 0 "*no-new-privileges* ]] ||
   fail "kube play's container is not hardened as the manifest says: $hardening"
 podman kube down "$WORK/kube.yaml" >/dev/null
-step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; SERVING and ready on 127.0.0.1:$GRPC, its web port answering on $WEB"
+step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; SERVING and ready on 127.0.0.1:$GRPC, its web port answering and serving the page on $WEB"
 
 # 6. An OCI archive of the image.
 podman save -q --format oci-archive -o "$WORK/image.tar" "$IMAGE"

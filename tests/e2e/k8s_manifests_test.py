@@ -11,10 +11,12 @@
    labels; Service target ports are container ports; the grace period
    covers preStop + --drain-seconds + the 10 s cut-off for calls in flight;
    non-root, read-only root filesystem, requests and limits; every flag in
-   args is one `mancalad --help` lists.
+   args is one `mancalad --help` lists; --web-root is the folder the image
+   serves the board page from by default (deploy/Containerfile's CMD, which
+   container_image_test.sh checks serves it).
 3. The check can fail: each of a few wrong edits (a probe port, a health
-   name, the Secret key, a selector label, a Service target port) made to a
-   copy of the parsed manifests must be reported.
+   name, the Secret key, a selector label, a Service target port, the page's
+   folder) made to a copy of the parsed manifests must be reported.
 
 usage: k8s_manifests_test.py MANCALAD REPO_DIR [YAMLLINT]
 """
@@ -81,6 +83,16 @@ def served_names(mancalad, names):
         proc.wait(timeout=DEADLINE_S)
 
 
+def image_web_root(repo):
+    """The --web-root of deploy/Containerfile's CMD: where the image has the
+    board page."""
+    text = open(os.path.join(repo, "deploy", "Containerfile")).read()
+    m = re.search(r'^CMD \[[^]]*"--web-root",\s*"([^"]+)"', text, re.M)
+    if not m:
+        fail("deploy/Containerfile's CMD passes no --web-root")
+    return m.group(1)
+
+
 def load(k8s):
     """{kind: [documents]} of every file in deploy/k8s, and the
     kustomization's resources."""
@@ -110,7 +122,7 @@ def subset(selector, labels):
                                   for k, v in selector.items())
 
 
-def check(docs, names, served, help_text):
+def check(docs, names, served, help_text, web_root):
     """Every disagreement found, as messages (empty = all agree)."""
     errors = []
     kust = docs["Kustomization"][0]
@@ -144,6 +156,10 @@ def check(docs, names, served, help_text):
     if "web" not in ports or not web.endswith(":%s" % ports["web"]):
         errors.append("--web-listen %r is not the web containerPort %r" %
                       (web, ports.get("web")))
+    page = flag(args, "--web-root")
+    if page != web_root:
+        errors.append("--web-root %r is not where the image has the page, %r "
+                      "(deploy/Containerfile's CMD)" % (page, web_root))
     if flag(args, "--storage") != "postgres":
         errors.append("args lack --storage postgres")
     for a in args:
@@ -271,6 +287,11 @@ def wrong_edits():
         i = c["args"].index("--listen")
         c["args"][i + 1] = "0.0.0.0:50052"
 
+    def web_root(d):
+        c = container(d)
+        i = c["args"].index("--web-root")
+        c["args"][i + 1] = "/usr/share/mancala-server/web"
+
     def grace(d):
         d["Deployment"][0]["spec"]["template"]["spec"][
             "terminationGracePeriodSeconds"] = 5
@@ -281,7 +302,8 @@ def wrong_edits():
             ("Secret key", secret_key), ("Service selector", selector),
             ("PDB selector", pdb_selector),
             ("Service target port", target_port),
-            ("--listen port", listen_port), ("grace period", grace)]
+            ("--listen port", listen_port), ("--web-root", web_root),
+            ("grace period", grace)]
 
 
 def main():
@@ -301,14 +323,15 @@ def main():
     served = served_names(mancalad, set(names.values()) | probe_names)
     help_text = subprocess.run([mancalad, "--help"], capture_output=True,
                                text=True).stdout
-    errors = check(docs, names, served, help_text)
+    web_root = image_web_root(repo)
+    errors = check(docs, names, served, help_text, web_root)
     if errors:
         fail("deploy/k8s disagrees with itself or the server:\n  " +
              "\n  ".join(errors))
     for what, edit in wrong_edits():
         wrong = copy.deepcopy(docs)
         edit(wrong)
-        if not check(wrong, names, served, help_text):
+        if not check(wrong, names, served, help_text, web_root):
             fail("the check did not notice a wrong " + what)
     print("PASS: yamllint clean; probes on port %d ask %s (mancalad: %s); "
           "%d wrong edits all caught" %

@@ -70,6 +70,30 @@ http_get() {
 print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode(), end="")' "$2"
 }
 
+# web_port LOG: the browsers' port mancalad logged (--web-listen).
+web_port() {
+  sed -n 's/.*web port on port \([0-9][0-9]*\).*/\1/p' "$1" | head -1
+}
+
+# serves_page PYTHON URL INDEX_HTML: GET URL answers 200 with text/html
+# holding the <title> of INDEX_HTML (the board page's source), or the test
+# fails (an installed or packaged page, served with --web-root).
+serves_page() {
+  local title out
+  title=$(sed -n 's:.*\(<title>.*</title>\).*:\1:p' "$3" | head -n 1)
+  [ -n "$title" ] || fail "no <title> in $3"
+  out=$("$1" -c 'import sys, urllib.error, urllib.request
+try:
+    r = urllib.request.urlopen(sys.argv[1], timeout=10)
+except urllib.error.HTTPError as e:  # Its status, said below.
+    r = e
+print(r.status, r.headers.get("Content-Type"),
+      sys.argv[2] in r.read().decode(errors="replace"))' "$2" "$title" 2>&1) ||
+    fail "GET $2: $(tail -n 1 <<<"$out")"
+  [[ "$out" == "200 text/html"*" True" ]] ||
+    fail "GET $2: $out (want 200, text/html and $title)"
+}
+
 # free_port PYTHON: a loopback TCP port nobody listens on right now.
 free_port() {
   "$1" -c 'import socket
