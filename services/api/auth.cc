@@ -79,23 +79,27 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
   std::string token;
   if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
   const std::string hash = HashToken(token);
+  bool known = false;
   {
     std::shared_lock lock(mu_);
-    if (auto known = by_hash_.find(hash); known != by_hash_.end()) {
-      *player = known->second;
-      NoteCallPlayer(context, player->id);  // For the RPC's log line.
-      if (online_ != nullptr) online_->Seen(player->id);
-      return grpc::Status::OK;
+    if (auto it = by_hash_.find(hash); it != by_hash_.end()) {
+      *player = it->second;
+      known = true;
     }
   }
-  if (grpc::Status s = services::Authenticate(context, store_, player);
-      !s.ok()) {
-    return s;
+  if (known) {
+    NoteCallPlayer(context, player->id);  // For the RPC's log line.
+  } else {
+    if (grpc::Status s = services::Authenticate(context, store_, player);
+        !s.ok()) {
+      return s;
+    }
+    std::lock_guard lock(mu_);
+    if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
+    by_hash_.emplace(hash, *player);
   }
+  // Outside mu_: the roster's own lock is not held under the token cache's.
   if (online_ != nullptr) online_->Seen(player->id);
-  std::lock_guard lock(mu_);
-  if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
-  by_hash_.emplace(hash, *player);
   return grpc::Status::OK;
 }
 
