@@ -1,10 +1,12 @@
 #include "client/arena.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/self_play.h"
@@ -37,7 +39,9 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     err << "error: " << error->message << "\n";
     return 1;
   }
-  for (int level : {options.level_a, options.level_b}) {
+  std::vector<int> levels = {options.level_a};
+  if (!options.b_yardstick) levels.push_back(options.level_b);
+  for (int level : levels) {
     if (level < engine::kMinCpuLevel || level > engine::kMaxCpuLevel) {
       err << "error: CPU levels are " << engine::kMinCpuLevel << " to "
           << engine::kMaxCpuLevel << " (got " << level << ")\n";
@@ -49,6 +53,14 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
     return 1;
   }
   const int players = std::get<engine::Rules>(parsed).players;
+  if (options.yardstick_ms > 0 && !options.b_yardstick) {
+    err << "error: --mcts-ms is the time of --b mcts\n";
+    return 1;
+  }
+  if (options.b_yardstick && players != 2) {
+    err << "error: --b mcts (the MCTS yardstick) plays two players only\n";
+    return 1;
+  }
   if (options.opening_plies > 0 && options.games % players != 0) {
     err << "error: with --opening-plies, --games must be a multiple of the "
         << players << " players, so that every opening is played with A on "
@@ -64,6 +76,10 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   config.node_limit = options.nodes;
   config.threads = options.threads;
   config.opening_plies = options.opening_plies;
+  config.b_yardstick = options.b_yardstick;
+  if (options.yardstick_ms > 0) {
+    config.b_budget = std::chrono::milliseconds(options.yardstick_ms);
+  }
   if (options.budget_ms >= 0) {
     config.budget = std::chrono::milliseconds(options.budget_ms);
   } else {
@@ -72,9 +88,17 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
   }
 
   const engine::SelfPlayResult r = engine::RunSelfPlay(config);
+  const std::chrono::milliseconds b_budget =
+      config.b_budget.count() > 0 ? config.b_budget : config.budget;
+  const std::string b_name =
+      options.b_yardstick ? "mcts" : "level " + std::to_string(options.level_b);
   out << options.game << " (" << OptionsText(config.rules.Options()) << "), "
-      << players << " players: A = level " << options.level_a
-      << " vs B = level " << options.level_b << ", " << r.games << " games\n";
+      << players << " players: A = level " << options.level_a << " vs B = "
+      << (options.b_yardstick
+              ? "the MCTS yardstick (UCT c=2, one random rollout, solver; " +
+                    std::to_string(b_budget.count()) + " ms per move)"
+              : b_name)
+      << ", " << r.games << " games\n";
   out << "seed " << options.seed << ", node limit "
       << (options.nodes > 0 ? std::to_string(options.nodes) : "none")
       << ", budget " << config.budget.count() << " ms per move";
@@ -94,13 +118,20 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
         << "), by the seat that moved first after the opening:\n"
         << "            first   second\n";
     for (const bool a_side : {true, false}) {
-      out << (a_side ? "A" : "B") << " level "
-          << (a_side ? options.level_a : options.level_b)
+      std::string name = a_side ? "A level " + std::to_string(options.level_a)
+                                : "B " + b_name;
+      name.resize(std::max<std::size_t>(name.size(), 9), ' ');  // Columns.
+      out << name
           << Format(" %+7.2f  %+7.2f", r.MeanMargin(a_side, true),
                     r.MeanMargin(a_side, false))
           << Format("   (%.0f games first)", r.order_games[a_side ? 0 : 1])
           << "\n";
     }
+    out << "A's score " << Format("%.1f%% +- %.1f (95%%)", r.ScorePercent(),
+                                  r.ScoreMargin95())
+        << Format("; %.1f%% when A moved first, %.1f%% when B did",
+                  r.OrderScorePercent(true), r.OrderScorePercent(false))
+        << "\n";
   } else {
     out << "    ";
     static const char* kRankNames[] = {"", "1st", "2nd", "3rd", "4th"};
@@ -127,6 +158,13 @@ int Arena(const ArenaOptions& options, std::ostream& out, std::ostream& err) {
       << Format("; %.1f plies per game",
                 per_move(r.plies, static_cast<std::uint64_t>(r.games)))
       << ", " << r.distinct_games << " distinct games\n";
+  if (options.b_yardstick && r.b_seconds > 0) {
+    out << "the yardstick: "
+        << Format("%.0f simulations per move, %.0f per second",
+                  per_move(r.b_simulations, r.b_moves),
+                  static_cast<double>(r.b_simulations) / r.b_seconds)
+        << "\n";
+  }
   if (r.aborted_games > 0) {
     out << r.aborted_games << " games stopped unfinished (counted as draws)\n";
   }

@@ -8,6 +8,11 @@
 // A's rank counts and share of first places for 3-4 players, plus the mean
 // thinking time (and search positions) per move of each side.
 // With --nodes the results are reproducible on any machine.
+//
+// B may be the MCTS yardstick instead of a level (`--b mcts`, two players;
+// engine/cpu/mcts_yardstick.h), the opponent level 4 is measured against:
+// the table then adds A's score with its 95% confidence interval, by who
+// moved first, and the yardstick's simulations per move and per second.
 
 #ifndef MANCALA_SERVICES_CLI_ARENA_H_
 #define MANCALA_SERVICES_CLI_ARENA_H_
@@ -25,6 +30,8 @@ struct ArenaOptions {
   int players = 2;                             // 2..4 (Mancala Basic).
   int level_a = 4;
   int level_b = 3;
+  bool b_yardstick = false;  // B is the MCTS yardstick, not level_b.
+  long yardstick_ms = -1;    // Its budget per move; < 0 = A's (budget_ms).
   int games = 200;
   std::uint64_t seed = 1;
   // Per-move budget in ms; < 0 = the default: 1000 ms, or no practical

@@ -255,8 +255,17 @@ int main(int argc, char** argv) {
                         "repeatable");
   arena_cmd->add_option("--a", arena.level_a, "level of player A (1-4)")
       ->required();
-  arena_cmd->add_option("--b", arena.level_b, "level of player B (1-4)")
+  std::string arena_b;
+  arena_cmd
+      ->add_option("--b", arena_b,
+                   "level of player B (1-4), or mcts: the MCTS yardstick "
+                   "(engine/cpu/mcts_yardstick.h; two players)")
       ->required();
+  arena_cmd
+      ->add_option("--mcts-ms", arena.yardstick_ms,
+                   "with --b mcts: its time per move in ms (default: "
+                   "--budget-ms, equal time)")
+      ->check(CLI::Range(1L, 86400000L));
   arena_cmd->add_option("--games", arena.games, "games to play")
       ->capture_default_str();
   arena_cmd
@@ -308,6 +317,16 @@ int main(int argc, char** argv) {
 
   if (arena_cmd->parsed()) {
     if (!ParseOptionPairs(arena_option_pairs, &arena.options)) return 1;
+    if (arena_b == "mcts") {
+      arena.b_yardstick = true;
+    } else if (!arena_b.empty() && arena_b.size() <= 2 &&
+               arena_b.find_first_not_of("0123456789") == std::string::npos) {
+      arena.level_b = std::stoi(arena_b);
+    } else {
+      std::cerr << "error: --b is a CPU level (1-4) or mcts (got " << arena_b
+                << ")\n";
+      return 1;
+    }
     return mancala::cli::Arena(arena, std::cout, std::cerr);
   }
   if (queue_cmd->parsed()) {

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/mcts_yardstick.h"
 #include "engine/cpu/rng.h"
 
 namespace mancala::engine {
@@ -28,6 +30,7 @@ struct GameStats {
   std::uint64_t b_nodes = 0;
   std::uint64_t a_depth = 0;
   std::uint64_t b_depth = 0;
+  std::uint64_t b_simulations = 0;
   std::uint64_t plies = 0;
   std::uint64_t moves_hash = 0;  // Of the seat of A and the pits played.
 };
@@ -71,7 +74,23 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
     options.seed =
         cpu::Mix64(game_seed + static_cast<std::uint64_t>(state.ply()));
     const auto start = std::chrono::steady_clock::now();
-    const CpuReport report = AnalyzeMove(state, options);
+    CpuReport report;
+    if (!is_a && config.b_yardstick) {
+      cpu::SearchLimits limits;
+      limits.node_limit = config.node_limit;
+      limits.seed = options.seed;
+      limits.deadline =
+          start + (config.b_budget.count() > 0 ? config.b_budget : config.budget);
+      const cpu::YardstickResult y = cpu::MctsYardstickSearch(state, limits);
+      report.move = y.search.move;
+      report.nodes = y.search.nodes;
+      report.depth = y.search.depth;
+      stats.b_simulations += y.simulations;
+    } else {
+      options.budget = is_a || config.b_budget.count() <= 0 ? config.budget
+                                                            : config.b_budget;
+      report = AnalyzeMove(state, options);
+    }
     const std::chrono::duration<double> took =
         std::chrono::steady_clock::now() - start;
     (is_a ? stats.a_seconds : stats.b_seconds) += took.count();
@@ -101,6 +120,21 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
 
 double SelfPlayResult::ScorePercent() const {
   return games == 0 ? 0 : 100.0 * (wins + 0.5 * draws) / games;
+}
+
+double SelfPlayResult::ScoreMargin95() const {
+  if (games == 0) return 0;
+  const double n = games;
+  const double mean = (wins + 0.5 * draws) / n;
+  const double variance = (wins + 0.25 * draws) / n - mean * mean;
+  return 100.0 * 1.96 * std::sqrt(std::max(variance, 0.0) / n);
+}
+
+double SelfPlayResult::OrderScorePercent(bool a_first) const {
+  const std::size_t order = a_first ? 0 : 1;
+  if (order_games[order] == 0) return 0;
+  return 100.0 * (order_wins[order] + 0.5 * order_draws[order]) /
+         order_games[order];
 }
 
 double SelfPlayResult::FirstPercent() const {
@@ -154,6 +188,8 @@ SelfPlayResult RunSelfPlay(const SelfPlayConfig& config) {
       const std::size_t order = s.a_first ? 0 : 1;
       ++result.order_games[order];
       result.a_margin_sum[order] += s.margin;
+      result.order_draws[order] += s.draw ? 1 : 0;
+      result.order_wins[order] += !s.draw && s.first ? 1 : 0;
     }
     if (s.rank >= 1 && s.rank <= kMaxPlayers) {
       ++result.rank_counts[static_cast<std::size_t>(s.rank)];
@@ -167,6 +203,7 @@ SelfPlayResult RunSelfPlay(const SelfPlayConfig& config) {
     result.b_nodes += s.b_nodes;
     result.a_depth += s.a_depth;
     result.b_depth += s.b_depth;
+    result.b_simulations += s.b_simulations;
     result.plies += s.plies;
     distinct.insert(s.moves_hash);
     result.aborted_games += s.aborted ? 1 : 0;

@@ -24,6 +24,10 @@
 // decided by who moves first (see above); how much each level wins by from
 // the first seat, and loses by from the second, still tells them apart.
 //
+// Player B may instead be the MCTS yardstick (cpu/mcts_yardstick.h; two
+// players), the opponent level 4 is measured against, with a budget of its
+// own (equal times: the same as A's).
+//
 // Determinism: with a node limit and a budget the searches never reach,
 // a series gives the same games, hence the same counts, on every run and
 // with any number of threads (games are independent; results are summed
@@ -53,6 +57,9 @@ struct SelfPlayConfig {
   std::uint64_t node_limit = 0;            // Per move, both sides; 0 = none.
   int threads = 1;                         // Games played in parallel.
   int opening_plies = 0;                   // Random moves first (see above).
+  bool b_yardstick = false;  // B is the MCTS yardstick, not level_b.
+  // B's budget per move when above zero; otherwise `budget`.
+  std::chrono::milliseconds b_budget{0};
 };
 
 struct SelfPlayResult {
@@ -70,6 +77,8 @@ struct SelfPlayResult {
   // (positive: A ahead; an aborted game counts 0).
   std::array<int, 2> order_games{};
   std::array<long long, 2> a_margin_sum{};
+  std::array<int, 2> order_wins{};   // A's wins and draws, by the same
+  std::array<int, 2> order_draws{};  // index.
   // Thinking time and moves, summed per side (B: all B seats together).
   double a_seconds = 0;
   double b_seconds = 0;
@@ -79,6 +88,7 @@ struct SelfPlayResult {
   std::uint64_t b_nodes = 0;
   std::uint64_t a_depth = 0;  // Sum of completed search depths (levels 3-4).
   std::uint64_t b_depth = 0;
+  std::uint64_t b_simulations = 0;  // The yardstick's rollouts, summed.
   std::uint64_t plies = 0;  // Moves played in all games.
   int distinct_games = 0;   // Games whose move sequences differ.
   int aborted_games = 0;    // Games stopped at kSelfPlayMaxPlies (counted
@@ -86,6 +96,12 @@ struct SelfPlayResult {
 
   // A's score in percent, a draw counting half (two players).
   double ScorePercent() const;
+  // Half the width of the 95% confidence interval of ScorePercent (normal
+  // approximation over the games' scores 1, 1/2, 0), in percentage points.
+  double ScoreMargin95() const;
+  // A's score in percent in the games in which A moved first after the
+  // opening (`a_first`) or B did; 0 if there were none.
+  double OrderScorePercent(bool a_first) const;
   // Games in which A finished first alone, in percent.
   double FirstPercent() const;
   // Mean final margin of A (`a_side`) or B (!`a_side`) over the games in

@@ -4,6 +4,9 @@
 // is one level-4 ChooseMove cut by a node limit, so the work per iteration is
 // the same on every machine. With 4 players level 4 is the Monte Carlo
 // search, whose positions are mostly the moves of its simulated games.
+// BM_Yardstick runs the MCTS yardstick (mcts_yardstick.h) on the same
+// positions with the same node limit: "simulations" per second, and
+// "nodes" (moves applied, in the tree and in rollouts) beside the others.
 // Not a ctest test: run build/tests/bench/cpu_bench.
 
 #include <benchmark/benchmark.h>
@@ -13,6 +16,7 @@
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/mcts_yardstick.h"
 #include "engine/cpu/random_player.h"
 #include "engine/cpu/rng.h"
 #include "engine/rules.h"
@@ -87,6 +91,28 @@ void BM_RandomPlay(benchmark::State& bench, const std::string& game,
                                                benchmark::Counter::kIsRate);
 }
 
+// The MCTS yardstick (issue 31's measure of level 4) on the same positions
+// and node limit as BM_Level4.
+void BM_Yardstick(benchmark::State& bench, const std::string& game,
+                  int plies) {
+  const State position = Position(game, 2, plies);
+  cpu::SearchLimits limits;
+  limits.seed = 1;
+  limits.node_limit = kNodesPerMove;
+  std::uint64_t nodes = 0;
+  std::uint64_t simulations = 0;
+  for (auto _ : bench) {
+    const cpu::YardstickResult r = cpu::MctsYardstickSearch(position, limits);
+    benchmark::DoNotOptimize(r.search.move);
+    nodes += r.search.nodes;
+    simulations += r.simulations;
+  }
+  bench.counters["nodes"] = benchmark::Counter(static_cast<double>(nodes),
+                                               benchmark::Counter::kIsRate);
+  bench.counters["simulations"] = benchmark::Counter(
+      static_cast<double>(simulations), benchmark::Counter::kIsRate);
+}
+
 BENCHMARK_CAPTURE(BM_RandomPlay, kalah_mid, "kalah", 2, 12);
 BENCHMARK_CAPTURE(BM_RandomPlay, oware_mid, "oware", 2, 12);
 BENCHMARK_CAPTURE(BM_RandomPlay, congkak_mid, "congkak", 2, 12);
@@ -112,6 +138,13 @@ BENCHMARK_CAPTURE(BM_Level4, basic2_mid, "mancala_basic", 2, 12)
 BENCHMARK_CAPTURE(BM_Level4, basic4_start, "mancala_basic", 4, 0)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Level4, basic4_mid, "mancala_basic", 4, 12)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(BM_Yardstick, kalah_start, "kalah", 0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Yardstick, kalah_mid, "kalah", 12)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Yardstick, oware_mid, "oware", 12)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -27,6 +27,23 @@ expect_error "--budget-ms: Value 0 not in range" --game kalah --a 2 --b 1 --budg
 expect_error "--opening-plies: Value 101 not in range" --game kalah --a 2 --b 1 --opening-plies 101
 expect_error "must be a multiple of the 4 players" \
   --game mancala_basic --players 4 --a 2 --b 1 --games 6 --opening-plies 2
+expect_error "--b is a CPU level (1-4) or mcts (got xyz)" --game kalah --a 4 --b xyz
+expect_error "--mcts-ms is the time of --b mcts" --game kalah --a 4 --b 3 --mcts-ms 5
+expect_error "--b mcts (the MCTS yardstick) plays two players only" \
+  --game mancala_basic --players 3 --a 4 --b mcts
+
+# The MCTS yardstick as B: a short series prints A's score with its
+# interval, by first mover, and the yardstick's simulations.
+yard=$("$MANCALA" arena --game kalah --a 2 --b mcts --mcts-ms 5 --budget-ms 5 --games 2)
+echo "$yard"
+[[ "$yard" == *"B = the MCTS yardstick (UCT c=2, one random rollout, solver; 5 ms per move), 2 games"* ]] ||
+  fail "yardstick header: $yard"
+score_line="A's score [0-9.]+% \+- [0-9.]+ \(95%\); [0-9.]+% when A moved first, [0-9.]+% when B did"
+[[ "$yard" =~ $score_line ]] || fail "yardstick score line: $yard"
+sims_line="the yardstick: ([0-9]+) simulations per move, ([0-9]+) per second"
+[[ "$yard" =~ $sims_line ]] ||
+  fail "yardstick simulations: $yard"
+[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "the yardstick ran no simulations: $yard"
 
 # Reproducible: the same counts and margins with one thread and with two.
 series=(--game oware --a 3 --b 2 --games 12 --seed 5 --nodes 3000)
