@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/cpu/evaluation.h"
+#include "engine/cpu/kalah_endgame.h"
 #include "engine/cpu/root_moves.h"
 #include "engine/cpu/transposition_table.h"
 
@@ -63,6 +64,11 @@ int Searcher::OrderMoves(const State& s, int first,
 }
 
 int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
+  const KalahEndgame* endgame = limits_.kalah_endgame;
+  if (endgame != nullptr && endgame->Covers(s)) {
+    // Exact: no depth was cut here.
+    return MarginValue(endgame->FinalMargin(s, me_));
+  }
   if (depth <= 0) {
     depth_cut_ = true;
     return Evaluate(s, me_);
@@ -96,10 +102,24 @@ int Searcher::Search(const State& s, int depth, int alpha, int beta, int ext) {
     int v;
     if (IsFinalFor(child, me_)) {
       v = Evaluate(child, me_);
-    } else if (child.to_move() == s.to_move() && ext < limits_.extensions) {
-      v = Search(child, depth, a, b, ext + 1);  // The same turn goes on.
     } else {
-      v = Search(child, depth - 1, a, b, ext);
+      // The same turn goes on without using depth (up to `extensions`).
+      const bool extend =
+          child.to_move() == s.to_move() && ext < limits_.extensions;
+      const int d = extend ? depth : depth - 1;
+      const int e = extend ? ext + 1 : ext;
+      if (k == 0) {
+        v = Search(child, d, a, b, e);
+      } else if (maximizing) {
+        // Principal-variation search: a later move is first only asked
+        // whether it beats the best so far (a null window), and searched
+        // with the whole window only if it does.
+        v = Search(child, d, a, a + 1, e);
+        if (v > a && v < b && !counter_.aborted()) v = Search(child, d, a, b, e);
+      } else {
+        v = Search(child, d, b - 1, b, e);
+        if (v < b && v > a && !counter_.aborted()) v = Search(child, d, a, b, e);
+      }
     }
     if (counter_.aborted()) return 0;
     if (maximizing ? v > best : v < best) {
@@ -157,6 +177,13 @@ SearchResult Searcher::Run() {
     }
     if (counter_.aborted()) {
       result.cut_short = true;
+      // The iteration cut short still ranks the moves it finished: the
+      // previous best came first, and a later move recorded above it
+      // beat it at the new depth, so its best is never worse informed.
+      if (root.has_best()) {
+        result.value = root.best_value();
+        result.move = root.EndIteration();
+      }
       break;
     }
     result.value = root.best_value();

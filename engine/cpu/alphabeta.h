@@ -14,18 +14,26 @@
 //
 // Iterative deepening runs depth 1, 2, ... up to `max_depth`, and stops
 // early only once the game tree below the root has been searched
-// completely (or a limit ends it). A result already decided does not stop
+// completely (or a limit ends it: the moves the interrupted iteration
+// finished still count, the previous best among them, as it is searched
+// first). A result already decided does not stop
 // it: decided values keep counting the margin (evaluation.h), so the
 // search goes on looking for the largest win or the smallest loss. The move
-// returned is the best move of the deepest completed iteration; depth 1
+// returned is the best move of the deepest iteration; depth 1
 // always completes (it applies each legal move once), so a legal move comes
 // back even if the search is stopped before it starts. Inside the tree,
 // moves are ordered by the transposition table's move, then by a history
 // table (moves that caused cut-offs before); root moves by the previous
-// iteration's values. Root moves are searched with a window just below the
+// iteration's values. After the first move of a node, principal-variation
+// search asks each move with a null window whether it is better, and
+// searches it with the whole window only if so. Root moves are searched with a window just below the
 // best value so far, so moves worth exactly as much are recognised as ties;
 // the move returned is drawn among the ties with `seed` (so a seeded CPU
 // varies its play between games).
+//
+// With `limits.kalah_endgame`, a position that table covers is not
+// searched: its exact value (the final margin under perfect play) is taken
+// from the table, at any depth.
 //
 // Determinism: with the same state and limits (`node_limit`, `seed`,
 // `max_depth`, ...), the result is the same on every run, provided neither

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/cpu/alphabeta.h"
+#include "engine/cpu/kalah_endgame.h"
 #include "engine/cpu/monte_carlo.h"
 #include "engine/cpu/multiplayer_search.h"
 #include "engine/cpu/one_ply.h"
@@ -66,6 +67,11 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
   } else {
     limits.max_depth = cpu::kMaxSearchDepth;
     limits.tt_log2 = TableBits(options.node_limit);
+    // Endgame tables: a node-limited search waits for the table, so its
+    // move is the same on every run; a timed one uses it once built.
+    limits.kalah_endgame = options.node_limit > 0
+                               ? cpu::KalahEndgame::Get(state.rules())
+                               : cpu::KalahEndgame::TryGet(state.rules());
   }
   cpu::SearchResult result;
   if (players == 2) {

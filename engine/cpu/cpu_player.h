@@ -8,9 +8,13 @@
 //   3  a search of Level3Depth(players) plies: alpha-beta for two players
 //      (alphabeta.h), two rounds of an opponent-model max-n search for 3-4
 //      (multiplayer_search.h);
-//   4  two players: alpha-beta with iterative deepening and a transposition
-//      table; 3-4 players: Monte Carlo tree search (monte_carlo.h); both
-//      until the budget, the node limit or `stop` ends them.
+//   4  two players: alpha-beta with iterative deepening, principal-
+//      variation search and a transposition table, and in Kalah exact
+//      values from the endgame tables (kalah_endgame.h) for positions of
+//      15 seeds or fewer in the pits; 3-4 players: Monte Carlo tree search
+//      (monte_carlo.h); both until the budget, the node limit or `stop`
+//      ends them. A node-limited level-4 Kalah search first waits for the
+//      table (a few seconds, once per process), a timed one does not.
 // Every search treats an extra turn as the same player's next move, and up
 // to four extra-turn moves per line do not count against the depth.
 // Two players: a won or lost game is still valued by its margin
@@ -20,7 +24,8 @@
 //
 // Time: levels 3-4 stop when `budget` (wall clock, measured from the call)
 // has passed or `stop` is set, and then return the best move of the
-// deepest completed iteration (Monte Carlo: the most sampled move);
+// deepest completed iteration (two players: or of the moves an
+// interrupted deeper one finished; Monte Carlo: the most sampled move);
 // levels 1-2 take microseconds. A budget of zero or less, or `stop`
 // already set, returns the depth-1 move (Monte Carlo: level 2's) at once.
 //

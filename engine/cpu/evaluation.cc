@@ -176,6 +176,10 @@ int FinalMargin(const State& state, int player) {
   return state.board().stores[player] - state.board().stores[opp];
 }
 
+int MarginValue(int margin) {
+  return margin == 0 ? 0 : DecidedValue(margin > 0, kSeedValue * margin);
+}
+
 int RankValue(int rank, int players) {
   if (players < 2) return 0;
   return static_cast<int>(static_cast<long long>(kWinValue) *

@@ -13,6 +13,8 @@
 
 namespace mancala::engine::cpu {
 
+class KalahEndgame;
+
 inline constexpr int kMaxSearchDepth = 64;
 
 struct SearchLimits {
@@ -37,6 +39,9 @@ struct SearchLimits {
   bool model_opponents = false;
   // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
   int tt_log2 = 20;
+  // AlphaBetaSearch only: exact values for the positions this table
+  // covers (kalah_endgame.h); null = none.
+  const KalahEndgame* kalah_endgame = nullptr;
 };
 
 struct SearchResult {
