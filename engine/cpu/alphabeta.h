@@ -22,8 +22,9 @@
 // returned is the best move of the deepest iteration; depth 1
 // always completes (it applies each legal move once), so a legal move comes
 // back even if the search is stopped before it starts. Inside the tree,
-// moves are ordered by the transposition table's move, then by a history
-// table (moves that caused cut-offs before); root moves by the previous
+// moves are ordered by the transposition table's move, then (Kalah) the
+// moves that give an extra turn, then by a history table (moves that
+// caused cut-offs before); root moves by the previous
 // iteration's values. After the first move of a node, principal-variation
 // search asks each move with a null window whether it is better, and
 // searches it with the whole window only if so. Root moves are searched with a window just below the
