@@ -25,7 +25,9 @@
 // moves are ordered by the transposition table's move, then (Kalah) the
 // moves that give an extra turn, then by a history table (moves that
 // caused cut-offs before); root moves by the previous
-// iteration's values. After the first move of a node, principal-variation
+// iteration's values. The transposition table is probed and written at
+// every node but those one ply above the horizon. After the first move of
+// a node, principal-variation
 // search asks each move with a null window whether it is better, and
 // searches it with the whole window only if so. Root moves are searched with a window just below the
 // best value so far, so moves worth exactly as much are recognised as ties;
