@@ -75,14 +75,7 @@ bool Search::Play(State& s, int pit) {
 
 void Search::Expand(int index, const State& s) {
   std::array<int, kMaxPits> moves{};
-  int count = 0;
-  const std::uint32_t mask = s.LegalMask();
-  for (int pit = 0; pit < s.rules().pits; ++pit) {
-    if (mask >> pit & 1u) moves[count++] = pit;
-  }
-  for (int i = count - 1; i > 0; --i) {
-    std::swap(moves[i], moves[rng_.Below(i + 1)]);
-  }
+  const int count = ShuffledMoves(s, rng_, moves);
   const int first = static_cast<int>(tree_.size());
   for (int k = 0; k < count; ++k) {
     tree_.push_back(Node{.move = static_cast<std::int8_t>(moves[k]),
