@@ -60,8 +60,7 @@ int DecodeStatus(const grpc::ByteBuffer& buffer) {
 
 int Health(const HealthOptions& options, std::ostream& out,
            std::ostream& err) {
-  auto channel =
-      grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
+  auto channel = grpc::CreateChannel(options.server, Credentials());
   grpc::GenericStub stub(channel);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +

@@ -18,6 +18,7 @@
 #include "client/queue.h"
 #include "client/records.h"
 #include "client/replay.h"
+#include "client/rpc.h"
 
 namespace {
 
@@ -76,6 +77,16 @@ void AddQueryFlags(CLI::App* cmd, mancala::cli::QueryOptions& q) {
 int main(int argc, char** argv) {
   CLI::App app{"mancala: play and check mancala games"};
   app.require_subcommand(1);
+  // Before or after the subcommand: `mancala --tls health` or
+  // `mancala health --tls` (subcommands pass options they lack up).
+  app.fallthrough();
+  mancala::cli::TlsOptions tls;
+  app.add_flag("--tls", tls.on,
+               "reach mancalad over TLS, its certificate checked against the "
+               "system's CA certificates");
+  app.add_option("--tls-ca-file", tls.ca_file,
+                 "over TLS, trust only the CA certificates in this file "
+                 "(PEM); implies --tls");
 
   mancala::cli::PlayOptions play;
   std::vector<std::string> option_pairs;
@@ -310,6 +321,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
+  if (absl::Status s = mancala::cli::UseTls(tls); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return 1;
+  }
 
   if (health_cmd->parsed()) {
     return mancala::cli::Health(health, std::cout, std::cerr);

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <fstream>
+#include <sstream>
 
 #include "absl/status/status.h"
 #include "mancala/v1/player_service.grpc.pb.h"
@@ -37,11 +39,44 @@ const char kRetryServiceConfig[] = R"json({
   }]
 })json";
 
+namespace {
+std::shared_ptr<grpc::ChannelCredentials>& CurrentCredentials() {
+  static auto* credentials = new std::shared_ptr<grpc::ChannelCredentials>(
+      grpc::InsecureChannelCredentials());
+  return *credentials;
+}
+}  // namespace
+
+absl::Status UseTls(const TlsOptions& tls) {
+  if (!tls.on && tls.ca_file.empty()) return absl::OkStatus();
+  grpc::SslCredentialsOptions ssl;  // Empty roots: the system's.
+  if (!tls.ca_file.empty()) {
+    std::ifstream in(tls.ca_file, std::ios::binary);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    if (!in) {
+      return absl::InvalidArgumentError("--tls-ca-file " + tls.ca_file +
+                                        ": cannot read it");
+    }
+    ssl.pem_root_certs = text.str();
+    if (ssl.pem_root_certs.find("-----BEGIN CERTIFICATE-----") ==
+        std::string::npos) {
+      return absl::InvalidArgumentError("--tls-ca-file " + tls.ca_file +
+                                        ": no PEM certificate in it");
+    }
+  }
+  CurrentCredentials() = grpc::SslCredentials(ssl);
+  return absl::OkStatus();
+}
+
+std::shared_ptr<grpc::ChannelCredentials> Credentials() {
+  return CurrentCredentials();
+}
+
 std::shared_ptr<grpc::Channel> Dial(const std::string& server) {
   grpc::ChannelArguments args;
   args.SetServiceConfigJSON(kRetryServiceConfig);
-  return grpc::CreateCustomChannel(server, grpc::InsecureChannelCredentials(),
-                                   args);
+  return grpc::CreateCustomChannel(server, Credentials(), args);
 }
 
 std::unique_ptr<grpc::ClientContext> CallContext(const std::string& token,

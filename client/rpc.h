@@ -15,13 +15,31 @@
 #include <ostream>
 #include <string>
 
+#include "absl/status/status.h"
 #include "mancala/v1/game.pb.h"
 
 namespace mancala::cli {
 
-// A plaintext channel to `server` (host:port) whose calls that are safe to
-// repeat are retried on UNAVAILABLE (kRetryServiceConfig): a node that stops
-// or dies behind a load balancer costs those calls nothing.
+// How every subcommand reaches mancalad (`mancala --tls [--tls-ca-file F]`):
+// plaintext by default, or TLS with the server's certificate checked
+// against the system's roots (/etc/ssl/certs, as gRPC finds them) or only
+// the CA certificates in `ca_file` (PEM), and its name against the host in
+// --server (an IP address must be in the certificate's subjectAltName).
+struct TlsOptions {
+  bool on = false;
+  std::string ca_file;  // Implies `on`.
+};
+// Sets the credentials of every later Dial(). INVALID_ARGUMENT naming the
+// file if `ca_file` cannot be read or holds no PEM certificate.
+// Thread-safety: once, before any Dial().
+absl::Status UseTls(const TlsOptions& tls);
+// The credentials UseTls() set (plaintext if it was not called).
+std::shared_ptr<grpc::ChannelCredentials> Credentials();
+
+// A channel to `server` (host:port; plaintext or TLS as UseTls() set)
+// whose calls that are safe to repeat are retried on UNAVAILABLE
+// (kRetryServiceConfig): a node that stops or dies behind a load balancer
+// costs those calls nothing.
 std::shared_ptr<grpc::Channel> Dial(const std::string& server);
 
 // The gRPC service config Dial() sets (JSON, gRPC's service config format):

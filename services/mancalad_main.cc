@@ -41,6 +41,21 @@ int main(int argc, char** argv) {
   app.add_option("--listen", options.address,
                  "host:port to serve on; port 0 picks a free port")
       ->capture_default_str();
+  CLI::Option* tls_cert =
+      app.add_option("--tls-cert-file", options.tls.cert,
+                     "serve the gRPC port over TLS with this certificate "
+                     "chain (PEM, the server's certificate first); re-read "
+                     "every second while serving, so a renewed certificate "
+                     "needs no restart; plaintext when not given");
+  CLI::Option* tls_key =
+      app.add_option("--tls-key-file", options.tls.key,
+                     "the certificate's private key (PEM, no passphrase)");
+  tls_cert->needs(tls_key);
+  tls_key->needs(tls_cert);
+  app.add_option("--tls-client-ca-file", options.tls.client_ca,
+                 "require clients to present a certificate signed by one "
+                 "of these CAs (PEM; mutual TLS)")
+      ->needs(tls_cert);
   std::string storage = "sqlite";
   app.add_option("--db", options.db_path,
                  "SQLite database file (created if missing), or a "

@@ -31,6 +31,7 @@
 #include "services/match/cpu_worker.h"
 #include "services/match/live_matches.h"
 #include "services/metrics_http.h"
+#include "services/tls/tls_reloader.h"
 #include "services/web/web_port.h"
 #include "services/wire/convert.h"
 #include "services/wire/resource_names.h"
@@ -82,6 +83,8 @@ struct Server::Impl {
   std::unique_ptr<GuardedRatingService> guarded_ratings;
   std::unique_ptr<GuardedAdminService> guarded_admin;
   std::unique_ptr<GuardedMatchmakingService> guarded_matchmaking;
+  // Before `server`, whose credentials read its staged copies.
+  std::unique_ptr<tls::TlsReloader> tls;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
@@ -315,8 +318,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   grpc::ResourceQuota quota("mancalad");
   quota.SetMaxThreads(options.max_threads);
   builder.SetResourceQuota(quota);
-  builder.AddListeningPort(options.address, grpc::InsecureServerCredentials(),
-                           &impl->port);
+  std::shared_ptr<grpc::ServerCredentials> credentials =
+      grpc::InsecureServerCredentials();
+  if (!options.tls.cert.empty()) {
+    auto tls = tls::TlsReloader::Start(options.tls, options.tls_reload);
+    if (!tls.ok()) return tls.status();
+    impl->tls = *std::move(tls);
+    credentials = impl->tls->GrpcCredentials();
+  }
+  builder.AddListeningPort(options.address, credentials, &impl->port);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                              options.max_streams_per_connection);

@@ -23,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "services/base/clock.h"
+#include "services/tls/tls_files.h"
 
 namespace mancala::services {
 
@@ -36,6 +37,12 @@ inline constexpr char kLivenessHealthName[] = "liveness";
 
 struct ServerOptions {
   std::string address = "127.0.0.1:50051";  // host:port; port 0 = any.
+  // TLS on the gRPC port (services/tls/tls_reloader.h): certificate chain
+  // and key files (PEM), re-read every `tls_reload` while serving; empty =
+  // plaintext. With `tls.client_ca`, clients must present a certificate
+  // that CA signed. A bad file at Start() is INVALID_ARGUMENT or NOT_FOUND.
+  tls::TlsPaths tls;
+  std::chrono::milliseconds tls_reload{1'000};
   // SQLite file (":memory:" for tests) or a postgresql:// URL.
   std::string db_path = "var/mancala.db";
   // SQLite: how long a write waits for a lock another process holds on the

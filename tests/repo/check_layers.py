@@ -33,7 +33,7 @@ from repo_files import repo_files
 LAYERS = [
     ("services/", "mancala_services",
      ["web", "api", "wire", "matchmaking", "match", "cluster", "model",
-      "base"], False),
+      "tls", "base"], False),
     # The browsers' port: HTTP in front of the gRPC server's in-process
     # channel; of the edge it knows only the client-address key.
     ("services/web/", "mancala_web", ["api"], False),
@@ -46,6 +46,8 @@ LAYERS = [
     ("services/match/", "mancala_match", ["cluster", "model", "base"], True),
     ("services/cluster/", "mancala_cluster", ["base"], True),
     ("services/model/", "mancala_model", ["base"], True),
+    # TLS files checked and re-read for the ports that serve TLS.
+    ("services/tls/", "mancala_tls", ["base"], False),
     ("services/base/", "mancala_base", [], True),
 ]
 PROTO_OR_GRPC = re.compile(
