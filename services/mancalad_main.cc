@@ -216,11 +216,16 @@ int main(int argc, char** argv) {
   app.add_option("--metrics-listen", options.metrics_address,
                  "host:port serving Prometheus metrics at /metrics (port 0 "
                  "picks a free port); off when not given");
+  app.add_flag("--metrics-plaintext", options.metrics_plaintext,
+              "serve /metrics without TLS even when --tls-cert-file is "
+              "given (the metrics port otherwise uses the same files, and "
+              "requires a client certificate with --tls-client-ca-file)");
   CLI::Option* web_listen =
       app.add_option("--web-listen", options.web_address,
                      "host:port serving browsers: the Connect protocol and "
                      "gRPC-Web for every RPC (port 0 picks a free port); off "
-                     "when not given");
+                     "when not given; over TLS with --tls-cert-file's files "
+                     "(no client certificates asked)");
   app.add_option("--web-allowed-origins", options.web_allowed_origins,
                  "origins (scheme://host[:port], exact) whose pages may call "
                  "the web port cross-origin; none by default")

@@ -4,10 +4,13 @@
 
 #include <charconv>
 
+#include "services/tls/tls_openssl.h"
+
 namespace mancala::services {
 
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
-    const std::string& address, const Metrics& metrics) {
+    const std::string& address, const Metrics& metrics,
+    const tls::TlsReloader* tls) {
   const size_t colon = address.rfind(':');
   int port = -1;
   if (colon != std::string::npos && colon > 0) {
@@ -26,7 +29,14 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     host = host.substr(1, host.size() - 2);  // [::1]
   }
   std::unique_ptr<MetricsHttpServer> s(new MetricsHttpServer());
-  s->http_ = std::make_unique<httplib::Server>();
+  if (tls != nullptr) {
+    s->http_ = std::make_unique<httplib::SSLServer>([tls](SSL_CTX& ctx) {
+      tls::ServeCurrentCertificate(&ctx, *tls, /*verify_clients=*/true);
+      return true;
+    });
+  } else {
+    s->http_ = std::make_unique<httplib::Server>();
+  }
   s->http_->Get("/metrics",
                 [&metrics](const httplib::Request&, httplib::Response& res) {
                   res.set_content(metrics.Render(),

@@ -171,7 +171,8 @@ namespace {
 // parts go away); starts the endpoint if `address` is set.
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
     Metrics& metrics, LiveMatches& matches, Matchmaker& matchmaker,
-    CpuWorker& cpu, OnlinePlayers& online, const std::string& address) {
+    CpuWorker& cpu, OnlinePlayers& online, const std::string& address,
+    const tls::TlsReloader* tls) {
   metrics.SetGaugeSource([&matches, &matchmaker, &cpu, &online] {
     GaugeReadings g;
     LiveMatches::Stats live = matches.GetStats();
@@ -191,7 +192,7 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> StartMetrics(
     return g;
   });
   if (address.empty()) return nullptr;
-  return MetricsHttpServer::Start(address, metrics);
+  return MetricsHttpServer::Start(address, metrics, tls);
 }
 
 // Joins the cluster on `options.db_path`; due turns this node claims from
@@ -376,7 +377,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   impl->drain = options.drain;
   auto metrics_http =
       StartMetrics(impl->metrics, *impl->matches, *impl->matchmaker, *impl->cpu,
-                   *impl->online, options.metrics_address);
+                   *impl->online, options.metrics_address,
+                   options.metrics_plaintext ? nullptr : impl->tls.get());
   if (!metrics_http.ok()) return metrics_http.status();
   impl->metrics_http = *std::move(metrics_http);
   if (!options.web_address.empty()) {
@@ -386,6 +388,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     web_options.root_dir = options.web_root;
     web_options.max_message_bytes =
         static_cast<size_t>(options.max_message_bytes);
+    web_options.tls = impl->tls.get();
     auto web = web::WebPort::Start(
         impl->server->InProcessChannel(grpc::ChannelArguments()),
         std::move(web_options));

@@ -87,6 +87,9 @@ struct ServerOptions {
   // host:port serving Prometheus metrics at /metrics (port 0 = any);
   // empty = no metrics endpoint (metrics.h lists the metrics).
   std::string metrics_address;
+  // With `tls`: serve /metrics in plaintext all the same (a scraper on a
+  // private network that cannot do TLS).
+  bool metrics_plaintext = false;
   // host:port of the port for browsers (Connect and gRPC-Web,
   // services/web/web_port.h; port 0 = any); empty = none. Cross-origin
   // calls only from these exact origins.

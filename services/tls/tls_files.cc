@@ -11,6 +11,9 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <vector>
+
+#include "services/tls/tls_openssl.h"
 
 namespace mancala::services::tls {
 namespace {
@@ -104,18 +107,29 @@ absl::StatusOr<TlsMaterial> ReadTlsFiles(const TlsPaths& paths) {
                                       "--tls-cert-file " +
                                       paths.cert);
   }
+  auto parsed = std::make_shared<ParsedTls>();
   if (!paths.client_ca.empty()) {
     auto ca_text = ReadFile("--tls-client-ca-file", paths.client_ca);
     if (!ca_text.ok()) return ca_text.status();
     m.client_ca_pem = *std::move(ca_text);
-    if (Certificates(m.client_ca_pem).empty()) {
+    std::vector<Cert> cas = Certificates(m.client_ca_pem);
+    if (cas.empty()) {
       return absl::InvalidArgumentError("--tls-client-ca-file " +
                                         paths.client_ca +
                                         ": no PEM certificate in it");
     }
+    parsed->client_cas = X509_STORE_new();
+    for (const Cert& ca : cas) X509_STORE_add_cert(parsed->client_cas, ca.get());
   }
   m.serial_hex = SerialHex(chain.front().get());
   m.not_after = NotAfter(chain.front().get());
+  parsed->leaf = chain.front().release();
+  parsed->chain = sk_X509_new_null();
+  for (size_t i = 1; i < chain.size(); ++i) {
+    sk_X509_push(parsed->chain, chain[i].release());
+  }
+  parsed->key = key.release();
+  m.parsed = std::move(parsed);
   return m;
 }
 

@@ -14,6 +14,7 @@
 #ifndef MANCALA_SERVICES_TLS_TLS_FILES_H_
 #define MANCALA_SERVICES_TLS_TLS_FILES_H_
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -27,6 +28,10 @@ struct TlsPaths {
   std::string client_ca;
 };
 
+// The files as OpenSSL objects (tls_openssl.h), for the ports that make
+// their handshakes with OpenSSL themselves.
+struct ParsedTls;
+
 // The checked contents of the files at one moment.
 struct TlsMaterial {
   std::string cert_chain_pem;  // As read from `cert`.
@@ -37,6 +42,7 @@ struct TlsMaterial {
   // ("2027-12-03 11:00:00 UTC"), for logs.
   std::string serial_hex;
   std::string not_after;
+  std::shared_ptr<const ParsedTls> parsed;  // Never null once read.
 
   bool SameFiles(const TlsMaterial& other) const {
     return cert_chain_pem == other.cert_chain_pem &&

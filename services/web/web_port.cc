@@ -18,9 +18,11 @@
 #include <thread>
 
 #include "google/rpc/status.pb.h"
+#include "services/tls/tls_openssl.h"
 #include "services/web/web_codec.h"
 #include "services/web/web_methods.h"
 #include "services/web/web_root.h"
+#include "services/web/web_stream.h"
 
 namespace mancala::services::web {
 namespace {
@@ -73,7 +75,15 @@ class WebPort::Impl {
       : options_(std::move(options)),
         io_(options_.threads),
         acceptor_(io_),
-        stub_(std::move(channel)) {}
+        stub_(std::move(channel)) {
+    if (options_.tls != nullptr) {
+      tls_.emplace(net::ssl::context::tls_server);
+      // Browsers present no client certificates: players are known by
+      // their bearer tokens here, as on every port.
+      tls::ServeCurrentCertificate(tls_->native_handle(), *options_.tls,
+                                   /*verify_clients=*/false);
+    }
+  }
 
   const WebPortOptions& options() const { return options_; }
   const WebMethods& methods() const { return methods_; }
@@ -82,6 +92,8 @@ class WebPort::Impl {
   void set_root(WebRoot root) { root_ = std::move(root); }
   grpc::GenericStub& stub() { return stub_; }
   net::io_context& io() { return io_; }
+  // The TLS context for new connections; nullptr in plaintext.
+  net::ssl::context* tls() { return tls_ ? &*tls_ : nullptr; }
 
   bool Allowed(std::string_view origin) const {
     return !origin.empty() &&
@@ -112,6 +124,7 @@ class WebPort::Impl {
   const WebPortOptions options_;
   const WebMethods methods_;
   std::optional<WebRoot> root_;  // Set before Listen(), then read only.
+  std::optional<net::ssl::context> tls_;  // Before the sessions that use it.
   net::io_context io_;
   tcp::acceptor acceptor_;
   grpc::GenericStub stub_;
@@ -161,9 +174,9 @@ class StreamCall final
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, Impl& port)
-      : stream_(std::move(socket)), port_(port) {
+      : stream_(std::move(socket), port.tls()), port_(port) {
     beast::error_code ec;
-    const tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
+    const tcp::endpoint remote = stream_.tcp().socket().remote_endpoint(ec);
     if (!ec) {
       peer_ = (remote.address().is_v4() ? "ipv4:" : "ipv6:[") +
               remote.address().to_string() +
@@ -173,8 +186,14 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Start() {
-    net::dispatch(stream_.get_executor(),
-                  [self = shared_from_this()] { self->ReadRequest(); });
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->stream_.is_tls()) return self->ReadRequest();
+      self->stream_.tcp().expires_after(kRequestTimeout);
+      self->stream_.async_handshake([self](beast::error_code ec) {
+        if (ec) return self->stream_.tcp().close();  // Not TLS, or refused.
+        self->ReadRequest();
+      });
+    });
   }
 
   // From the stream's reactor (any thread): a message, then the end.
@@ -203,7 +222,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // room on top.
     parser_->body_limit(port_.options().max_message_bytes * 4 / 3 + 64);
     parser_->header_limit(16 * 1024);
-    stream_.expires_after(kRequestTimeout);
+    stream_.tcp().expires_after(kRequestTimeout);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
                        self->OnRequest(ec);
@@ -297,7 +316,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (call->method->server_streaming) {
       auto* reactor = new StreamCall(call, shared_from_this());
       stream_call_ = reactor;
-      stream_.expires_never();
+      stream_.tcp().expires_never();
       WatchForClose(call);
       reactor->Start(port_);
       return;
@@ -479,7 +498,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // The browser closing its connection is the only thing it can send while
   // the response streams: it cancels the inner call.
   void WatchForClose(std::shared_ptr<Call> call) {
-    stream_.socket().async_read_some(
+    stream_.async_read_untimed(
         net::buffer(scratch_),
         [self = shared_from_this(), call](beast::error_code ec, size_t) {
           if (ec) {
@@ -641,9 +660,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
     if (lingering_) return Linger();
-    stream_.close();
+    stream_.tcp().close();
   }
 
   // After refusing a request whose body is still on its way: reading it
@@ -651,12 +670,12 @@ class Session : public std::enable_shared_from_this<Session> {
   // sending and read the answer, where closing at once would reset the
   // connection under it.
   void Linger() {
-    stream_.expires_after(std::chrono::seconds(3));
+    stream_.tcp().expires_after(std::chrono::seconds(3));
     stream_.async_read_some(
         net::buffer(scratch_),
         [self = shared_from_this()](beast::error_code ec, size_t) {
           if (ec) {
-            self->stream_.close();
+            self->stream_.tcp().close();
             return;
           }
           self->Linger();
@@ -664,7 +683,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   friend class StreamCall;
-  beast::tcp_stream stream_;
+  WebStream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Impl& port_;

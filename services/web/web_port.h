@@ -43,6 +43,10 @@
 #include "absl/status/statusor.h"
 #include "services/api/client_address.h"
 
+namespace mancala::services::tls {
+class TlsReloader;
+}
+
 namespace mancala::services::web {
 
 struct WebPortOptions {
@@ -52,6 +56,9 @@ struct WebPortOptions {
   // Files served to GET and HEAD (web_root.h); empty: none, and GET is 405.
   std::string root_dir;
   int threads = 2;
+  // TLS with this reloader's current certificate (it outlives the port);
+  // nullptr: plaintext HTTP/1.1.
+  const tls::TlsReloader* tls = nullptr;
 };
 
 class WebPort {

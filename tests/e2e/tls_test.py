@@ -13,6 +13,9 @@ Checks:
   connection sees the new certificate's serial within seconds, the stream
   keeps receiving moves made on the old connection, and the log names both
   serials;
+- the web port (a Connect stream) and the metrics port serve the same
+  certificate over TLS, refuse plain HTTP, and follow the rotation; the
+  web stream opened before it goes on too;
 - a broken file later (not a certificate) is logged and the last good
   certificate kept;
 - mutual TLS (--tls-client-ca-file): a client without a certificate is
@@ -22,12 +25,15 @@ Checks:
 usage: tls_test.py MANCALAD MANCALA STUBS_DIR (build/clients/python)
 """
 
+import http.client
+import json
 import os
 import re
 import shutil
 import signal
 import socket
 import ssl
+import struct
 import subprocess
 import sys
 import tempfile
@@ -111,6 +117,10 @@ class Server:
         wait_for(listening, "mancalad to start")
         if self.port is None:
             fail("mancalad did not start:\n" + self.text())
+        web = re.search(r"web port on port (\d+)", self.text())
+        metrics = re.search(r"metrics on port (\d+)", self.text())
+        self.web_port = int(web.group(1)) if web else None
+        self.metrics_port = int(metrics.group(1)) if metrics else None
         return "127.0.0.1:%d" % self.port
 
     def stop(self):
@@ -134,6 +144,51 @@ def served_serial(port, ca):
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         with ctx.wrap_socket(sock, server_hostname="127.0.0.1") as tls:
             return tls.getpeercert()["serialNumber"]
+
+
+def https(port, ca):
+    return http.client.HTTPSConnection(
+        "127.0.0.1", port, timeout=DEADLINE_S,
+        context=ssl.create_default_context(cafile=ca))
+
+
+def plain_http_refused(port, path):
+    """A plaintext HTTP request to a TLS port gets no HTTP answer."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        fail("plain HTTP on TLS port %d answered %d" % (port, resp.status))
+    except (http.client.HTTPException, OSError):
+        pass
+    finally:
+        conn.close()
+
+
+class WebStream:
+    """A Connect WatchMatch stream over the web port's TLS."""
+
+    def __init__(self, port, ca, match, token):
+        body = json.dumps({"name": match}).encode()
+        self.conn = https(port, ca)
+        self.conn.request(
+            "POST", "/mancala.v1.MatchService/WatchMatch",
+            body=struct.pack(">BI", 0, len(body)) + body,
+            headers={"Content-Type": "application/connect+json",
+                     "Authorization": "Bearer " + token})
+        self.resp = self.conn.getresponse()
+        if self.resp.status != 200:
+            fail("web WatchMatch over TLS: HTTP %d" % self.resp.status)
+
+    def ply(self):
+        """The ply of the next event (a snapshot or a move)."""
+        flags, n = struct.unpack(">BI", self.resp.read(5))
+        event = json.loads(self.resp.read(n))
+        if flags != 0:
+            fail("the web stream ended: %s" % event)
+        if "move" in event:
+            return int(event["move"]["ply"])
+        return int(event["match"].get("ply", 0))
 
 
 def start_fails(mancalad, d, extra, expect):
@@ -178,7 +233,9 @@ def main():
                     "no PEM certificate in it")
 
         server = Server(mancalad, d, "tls",
-                        ["--tls-cert-file", cert, "--tls-key-file", key])
+                        ["--tls-cert-file", cert, "--tls-key-file", key,
+                         "--web-listen", "127.0.0.1:0",
+                         "--metrics-listen", "127.0.0.1:0"])
         target = server.wait_listening()
         tls_creds = grpc.ssl_channel_credentials(read(ca))
 
@@ -207,17 +264,28 @@ def main():
             fail("`mancala --tls-ca-file health`: %d %s %s" %
                  (cli.returncode, cli.stdout, cli.stderr))
         print("TLS port: plaintext refused, `mancala --tls-ca-file` SERVING")
+        for port, path in ((server.web_port, "/"),
+                           (server.metrics_port, "/metrics")):
+            plain_http_refused(port, path)
+        conn = https(server.metrics_port, ca)
+        conn.request("GET", "/metrics")
+        scrape = conn.getresponse().read().decode()
+        conn.close()
+        if "grpc_server_handled_total" not in scrape:
+            fail("no metrics over TLS:\n" + scrape[:500])
+        print("web and metrics ports: TLS, plain HTTP refused")
 
         # A match over TLS, watched on its own connection.
         channel = grpc.secure_channel(target, tls_creds)
         players = ps_grpc.PlayerServiceStub(channel)
         matches = ms_grpc.MatchServiceStub(channel)
-        seats, md = [], []
+        seats, md, tokens = [], [], []
         for name in ("Ada", "Bo"):
             r = players.CreatePlayer(ps.CreatePlayerRequest(display_name=name),
                                      timeout=DEADLINE_S)
             seats.append(r.player.name)
             md.append((("authorization", "Bearer " + r.token),))
+            tokens.append(r.token)
         match = matches.CreateMatch(
             ms.CreateMatchRequest(
                 game=game_pb2.KALAH,
@@ -241,6 +309,9 @@ def main():
                 ended.append(e.code())
         threading.Thread(target=read_stream, daemon=True).start()
         wait_for(lambda: plies == [0], "the stream's first snapshot")
+        web_stream = WebStream(server.web_port, ca, match.name, tokens[0])
+        if web_stream.ply() != 0:
+            fail("the web stream did not open with the match at ply 0")
 
         def move():
             nonlocal match
@@ -261,17 +332,25 @@ def main():
         wait_for(lambda: served_serial(server.port, ca) == "1002",
                  "a new connection to see serial 1002", timeout=15)
         after = served_serial(server.port, ca)
+        for port in (server.web_port, server.metrics_port):
+            wait_for(lambda: served_serial(port, ca) == "1002",
+                     "port %d to serve serial 1002" % port, timeout=5)
         move()  # On the old connection; the stream sees it.
         if ended:
             fail("the watch stream ended at the rotation: %s" % ended)
+        web_plies = [web_stream.ply(), web_stream.ply()]
+        if web_plies != [1, 2]:
+            fail("the web stream over TLS saw plies %s, wanted [1, 2]" %
+                 web_plies)
         fresh = grpc.secure_channel(target, tls_creds)
         ps_grpc.PlayerServiceStub(fresh).CreatePlayer(
             ps.CreatePlayerRequest(), timeout=DEADLINE_S)
         fresh.close()
         if "TLS certificate reloaded: serial 1002" not in server.text():
             fail("no reload line in the log:\n" + server.text())
-        print("rotation: serial %s before, %s after; the open WatchMatch "
-              "stream saw ply %d after it" % (before, after, plies[-1]))
+        print("rotation: serial %s before, %s after (gRPC, web and metrics "
+              "ports); the open WatchMatch streams (gRPC and web) saw ply %d "
+              "after it" % (before, after, plies[-1]))
 
         # A broken file is logged; the last good certificate stays.
         replace(cert, b"not a certificate\n")
@@ -282,6 +361,7 @@ def main():
         move()
         print("broken file: logged, serial 1002 still served")
         stream.cancel()
+        web_stream.conn.close()
         channel.close()
         watch_channel.close()
         server.stop()
@@ -290,7 +370,9 @@ def main():
         replace(cert, read(d + "/s1001.pem"))
         server = Server(mancalad, d, "mtls",
                         ["--tls-cert-file", cert, "--tls-key-file",
-                         d + "/s1001.key", "--tls-client-ca-file", ca])
+                         d + "/s1001.key", "--tls-client-ca-file", ca,
+                         "--metrics-listen", "127.0.0.1:0",
+                         "--web-listen", "127.0.0.1:0"])
         target = server.wait_listening()
         refused(grpc.secure_channel(target, tls_creds),
                 "a client without a certificate under mTLS")
@@ -299,9 +381,30 @@ def main():
         ps_grpc.PlayerServiceStub(signed).CreatePlayer(
             ps.CreatePlayerRequest(), timeout=DEADLINE_S)
         signed.close()
+        # /metrics asks for the client certificate too; the web port
+        # (browsers) does not.
+        try:
+            conn = https(server.metrics_port, ca)
+            conn.request("GET", "/metrics")
+            fail("metrics under mTLS answered a client without a "
+                 "certificate: %d" % conn.getresponse().status)
+        except (ssl.SSLError, http.client.HTTPException, OSError):
+            pass
+        ctx = ssl.create_default_context(cafile=ca)
+        ctx.load_cert_chain(d + "/client.pem", d + "/client.key")
+        conn = http.client.HTTPSConnection("127.0.0.1", server.metrics_port,
+                                           timeout=DEADLINE_S, context=ctx)
+        conn.request("GET", "/metrics")
+        if conn.getresponse().status != 200:
+            fail("metrics under mTLS refused a signed client")
+        conn = https(server.web_port, ca)
+        conn.request("POST", "/mancala.v1.PlayerService/CreatePlayer",
+                     body=b"{}", headers={"Content-Type": "application/json"})
+        if conn.getresponse().status != 200:
+            fail("the web port under mTLS refused a browser")
         server.stop()
-        print("mTLS: a client without a certificate refused, a signed one "
-              "served")
+        print("mTLS: a client without a certificate refused (gRPC, "
+              "metrics), a signed one served; browsers need none")
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("PASS")

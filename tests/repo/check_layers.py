@@ -36,7 +36,7 @@ LAYERS = [
       "tls", "base"], False),
     # The browsers' port: HTTP in front of the gRPC server's in-process
     # channel; of the edge it knows only the client-address key.
-    ("services/web/", "mancala_web", ["api"], False),
+    ("services/web/", "mancala_web", ["api", "tls"], False),
     ("services/api/", "mancala_api",
      ["wire", "matchmaking", "match", "model", "base"], False),
     ("services/wire/", "mancala_wire",
