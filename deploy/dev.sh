@@ -70,8 +70,10 @@ SANITIZER_PACKAGES=(clang libclang-rt-14-dev libfuzzer-14-dev)
 # The image test (tests/e2e/container_image_test.sh), on this machine:
 # podman with runc (and catatonit, the init of the pause container that
 # `podman kube play` builds), mmdebstrap for the base, a PostgreSQL server, and
-# Debian's python3 with YAML for the manifests' overlay.
-IMAGE_PACKAGES=(podman runc catatonit mmdebstrap git postgresql python3 python3-yaml)
+# Debian's python3 with YAML for the manifests' overlay, openssl for its
+# throwaway certificates.
+IMAGE_PACKAGES=(podman runc catatonit mmdebstrap git postgresql python3 python3-yaml
+  openssl)
 LISTEN=${MANCALA_LISTEN:-127.0.0.1:50051}
 WEB_LISTEN=${MANCALA_WEB_LISTEN:-127.0.0.1:8080}
 

@@ -10,6 +10,9 @@
 #   deploy/pg.sh pause   stop the server but keep the folder (outage tests)
 #   deploy/pg.sh resume  start the paused server again, same data and port
 #
+# MANCALA_PG_OPTIONS adds server settings ("-c ssl=on -c ssl_cert_file=..."),
+# and MANCALA_PG_HBA, if set, is the cluster's whole pg_hba.conf (e.g. only
+# "hostssl all all 127.0.0.1/32 trust", refusing connections without TLS).
 # The cluster's folder is remembered in $MANCALA_PG_STATE (default
 # mancala-pg-$PORT.dir in the temporary folder), so several clusters can run on several ports.
 # initdb and pg_ctl refuse to run as root: as root they run as `postgres`.
@@ -51,6 +54,10 @@ start() {
     cat "$dir/initdb.log" >&2
     exit 1
   }
+  if [ -n "${MANCALA_PG_HBA:-}" ]; then
+    printf '%s\n' "$MANCALA_PG_HBA" >"$dir/data/pg_hba.conf"
+  fi
+  echo "${MANCALA_PG_OPTIONS:-}" >"$dir/options"
   launch "$dir"
   echo "PostgreSQL on $(dsn) (folder $dir)"
 }
@@ -60,7 +67,7 @@ launch() {
   local dir=$1
   if ! as_owner "$(pg_bin)/pg_ctl" start -w -t 60 -D "$dir/data" \
     -l "$dir/server.log" \
-    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $dir -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $dir -c max_connections=200 $(cat "$dir/options" 2>/dev/null)" \
     >/dev/null; then
     echo "pg.sh: PostgreSQL did not start on port $PORT:" >&2
     cat "$dir/server.log" >&2

@@ -216,6 +216,10 @@ int main(int argc, char** argv) {
   app.add_option("--metrics-listen", options.metrics_address,
                  "host:port serving Prometheus metrics at /metrics (port 0 "
                  "picks a free port); off when not given");
+  app.add_option("--health-listen", options.health_address,
+                 "host:port of a plaintext port serving only gRPC health "
+                 "(liveness, readiness), for probes that cannot do TLS "
+                 "(port 0 picks a free port); off when not given");
   app.add_flag("--metrics-plaintext", options.metrics_plaintext,
               "serve /metrics without TLS even when --tls-cert-file is "
               "given (the metrics port otherwise uses the same files, and "
@@ -331,6 +335,10 @@ int main(int argc, char** argv) {
   if ((*server)->web_port() != 0) {
     spdlog::info("web port on port {} (Connect, gRPC-Web)",
                  (*server)->web_port());
+  }
+  if ((*server)->health_port() != 0) {
+    spdlog::info("health port on port {} (plaintext, grpc.health.v1 only)",
+                 (*server)->health_port());
   }
   if ((*server)->metrics_port() != 0) {
     // Also read by scripts and tests: keep its shape.

@@ -87,6 +87,10 @@ struct Server::Impl {
   std::unique_ptr<tls::TlsReloader> tls;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
+  // The plaintext health port: gRPC's health service alone, told what
+  // `server`'s is told (SetHealth).
+  std::unique_ptr<grpc::Server> health_server;
+  int health_port = 0;
   std::unique_ptr<MetricsHttpServer> metrics_http;
   std::unique_ptr<web::WebPort> web;  // Browsers; through `server`.
 
@@ -119,9 +123,15 @@ struct Server::Impl {
   // The readiness names ("" and kReadinessHealthName) say `serving`;
   // liveness is left alone.
   void SetReady(bool serving) {
-    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
-    health->SetServingStatus("", serving);
-    health->SetServingStatus(kReadinessHealthName, serving);
+    SetHealth("", serving);
+    SetHealth(kReadinessHealthName, serving);
+  }
+  // On the main port and the health port alike.
+  void SetHealth(const char* name, bool serving) {
+    server->GetHealthCheckService()->SetServingStatus(name, serving);
+    if (health_server) {
+      health_server->GetHealthCheckService()->SetServingStatus(name, serving);
+    }
   }
   // Health: asks the database every `every` (PostgreSQL only) and reports
   // readiness NOT_SERVING while it does not answer within kProbeTimeout. Once
@@ -371,9 +381,19 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   if (!impl->server || impl->port == 0) {
     return absl::UnavailableError("cannot listen on " + options.address);
   }
+  if (!options.health_address.empty()) {
+    grpc::ServerBuilder health;
+    health.AddListeningPort(options.health_address,
+                            grpc::InsecureServerCredentials(),
+                            &impl->health_port);
+    impl->health_server = health.BuildAndStart();
+    if (!impl->health_server || impl->health_port == 0) {
+      return absl::UnavailableError("cannot listen for health on " +
+                                    options.health_address);
+    }
+  }
   impl->SetReady(true);
-  impl->server->GetHealthCheckService()->SetServingStatus(kLivenessHealthName,
-                                                          true);
+  impl->SetHealth(kLivenessHealthName, true);
   impl->drain = options.drain;
   auto metrics_http =
       StartMetrics(impl->metrics, *impl->matches, *impl->matchmaker, *impl->cpu,
@@ -426,6 +446,8 @@ int Server::WatcherCount(const std::string& match) {
 int Server::port() const { return impl_->port; }
 
 int Server::web_port() const { return impl_->web ? impl_->web->port() : 0; }
+
+int Server::health_port() const { return impl_->health_port; }
 
 int Server::metrics_port() const {
   return impl_->metrics_http ? impl_->metrics_http->port() : 0;
@@ -509,6 +531,12 @@ void Server::Shutdown() {
   if (impl_->ticker.joinable()) impl_->ticker.join();
   if (impl_->prober.joinable()) impl_->prober.join();
   impl_->metrics_http.reset();  // No scrape reads the parts below now.
+  //    Probes were answered throughout: readiness NOT_SERVING, liveness
+  //    SERVING until here.
+  if (impl_->health_server) {
+    impl_->health_server->Shutdown(std::chrono::system_clock::now());
+    impl_->health_server->Wait();
+  }
   impl_->cpu->Stop();
   impl_->matches->SetCpuTurnListener(nullptr);
   // 4. The store closes last, after everything that writes to it.

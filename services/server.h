@@ -90,6 +90,11 @@ struct ServerOptions {
   // With `tls`: serve /metrics in plaintext all the same (a scraper on a
   // private network that cannot do TLS).
   bool metrics_plaintext = false;
+  // host:port (port 0 = any) of a plaintext gRPC port serving only
+  // grpc.health.v1.Health, with the main port's statuses (liveness,
+  // readiness, ""): for probes that cannot do TLS, such as Kubernetes'
+  // gRPC probes. Empty = none. It stops after the main port.
+  std::string health_address;
   // host:port of the port for browsers (Connect and gRPC-Web,
   // services/web/web_port.h; port 0 = any); empty = none. Cross-origin
   // calls only from these exact origins.
@@ -160,6 +165,8 @@ class Server {
   int metrics_port() const;
   // The web port's, 0 without one.
   int web_port() const;
+  // The plaintext health port's (ServerOptions::health_address), 0 without.
+  int health_port() const;
   // Blocks until Shutdown(), called from another thread, has finished.
   void Wait();
   // Stops in the order of docs/design.md "Shutdown": reports readiness

@@ -73,7 +73,10 @@ absl::StatusOr<std::unique_ptr<TlsReloader>> TlsReloader::Start(
       new TlsReloader(paths, interval, std::move(folder)));
   if (absl::Status s = r->Stage(*material); !s.ok()) return s;
   LogServing("TLS certificate", *material);
-  r->current_ = std::make_shared<const TlsMaterial>(*std::move(material));
+  {
+    MutexLock lock(&r->mu_);
+    r->current_ = std::make_shared<const TlsMaterial>(*std::move(material));
+  }
   r->thread_ = std::thread([p = r.get()] { p->Run(); });
   return r;
 }

@@ -24,7 +24,7 @@
 #   6. `podman save --format oci-archive` of the image, then removed.
 #
 # Usage: container_image_test.sh          (needs podman, runc, mmdebstrap,
-#        PostgreSQL and python3-yaml: .ci/run installs them)
+#        PostgreSQL, openssl and python3-yaml: .ci/run installs them)
 # Containers run with runc (crun fails on these machines' cgroups) and
 # explicit ulimits (root here lacks CAP_SYS_RESOURCE to keep podman's
 # defaults): CONTAINERS_CONF below.
@@ -34,6 +34,7 @@ source "$REPO/deploy/debian-sources.sh"
 source "$REPO/tests/e2e/lib.sh"
 
 WORK=$(mktemp -d "${MANCALA_ROOT_PARENT:-/var/tmp}/mancala-image-test.XXXXXX")
+mkdir "$WORK/tls"  # Step 5's certificates; mounted by `mancala` below.
 TAG=$$
 BASE=localhost/mancala-test-base:$TAG
 IMAGE=localhost/mancalad:test-$TAG
@@ -71,7 +72,7 @@ step() { echo "deploy.ContainerImage: $*"; }
 # the host's network: a client outside the server's container.
 mancala() {
   podman run --rm --network host --read-only --cap-drop ALL \
-    --entrypoint /usr/local/bin/mancala "$IMAGE" "$@"
+    -v "$WORK/tls:/tls:ro" --entrypoint /usr/local/bin/mancala "$IMAGE" "$@"
 }
 # wait_serving ADDRESS NAME: until `mancala health` answers SERVING.
 wait_serving() {
@@ -188,13 +189,26 @@ grep -q '"msg":"draining: readiness NOT_SERVING' "$WORK/$C.log" ||
   fail "$C did not drain"
 step "PostgreSQL: SERVING on 127.0.0.1:$GRPC, a match played, drained and stopped"
 
-# 5. The manifests under podman kube play.
+# 5. The manifests under podman kube play, TLS from the test's throwaway CA
+#    (the pod's user reads the files: the key is the test's own).
 GRPC=$(free_port /usr/bin/python3)
 METRICS=$(free_port /usr/bin/python3)
 WEB=$(free_port /usr/bin/python3)
+HEALTH=$(free_port /usr/bin/python3)
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$WORK/tls/ca.key" -out "$WORK/tls/ca.pem" -days 1 \
+  -subj "/CN=mancala test CA" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$WORK/tls/tls.key" -out "$WORK/tls/tls.csr" -subj /CN=127.0.0.1 \
+  2>/dev/null
+echo "subjectAltName=IP:127.0.0.1" >"$WORK/tls/san.ext"
+openssl x509 -req -in "$WORK/tls/tls.csr" -CA "$WORK/tls/ca.pem" \
+  -CAkey "$WORK/tls/ca.key" -set_serial 0x4001 -days 1 \
+  -extfile "$WORK/tls/san.ext" -out "$WORK/tls/tls.crt" 2>/dev/null
+chmod 755 "$WORK/tls" && chmod 644 "$WORK/tls/tls.key"
 /usr/bin/python3 "$REPO/tests/e2e/k8s_test_overlay.py" "$REPO/deploy/k8s" \
   --image "$IMAGE" --grpc-port "$GRPC" --metrics-port "$METRICS" \
-  --web-port "$WEB" \
+  --web-port "$WEB" --health-port "$HEALTH" --tls-dir "$WORK/tls" \
   --secret-name "mancalad-database-$TAG" \
   --database-url "$MANCALA_TEST_PG_DSN" \
   --secret-out "$WORK/secret.json" >"$WORK/kube.yaml"
@@ -203,27 +217,33 @@ podman kube play --quiet "$WORK/kube.yaml" >"$WORK/kube.out" 2>&1 ||
   { cat "$WORK/kube.out"; fail "podman kube play failed"; }
 POD_CONTAINER=$(podman ps --format '{{.Names}}' | grep -- "-mancalad$" | head -n 1)
 [ -n "$POD_CONTAINER" ] || { podman ps -a; fail "no mancalad container from kube play"; }
-wait_serving "127.0.0.1:$GRPC" "$POD_CONTAINER"
-mancala health --server "127.0.0.1:$GRPC" --service readiness >/dev/null ||
+# The probes' port: plaintext health.
+wait_serving "127.0.0.1:$HEALTH" "$POD_CONTAINER"
+mancala health --server "127.0.0.1:$HEALTH" --service readiness >/dev/null ||
   fail "the kube play pod is not ready"
-# The manifests' web port answers a browser's call (Connect JSON).
+# The gRPC port: TLS with the mounted certificate.
+mancala --tls-ca-file /tls/ca.pem health --server "127.0.0.1:$GRPC" \
+  --service readiness >/dev/null ||
+  fail "the pod's gRPC port does not serve TLS with the mounted certificate"
+# The manifests' web port answers a browser's call (Connect JSON, HTTPS).
 web=$(/usr/bin/python3 -c '
-import sys, urllib.request
+import ssl, sys, urllib.request
 req = urllib.request.Request(sys.argv[1], data=b"{}",
                              headers={"Content-Type": "application/json"})
-print(urllib.request.urlopen(req, timeout=10).read().decode())' \
-  "http://127.0.0.1:$WEB/grpc.health.v1.Health/Check" 2>&1) ||
-  fail "the pod's web port: $web"
+ctx = ssl.create_default_context(cafile=sys.argv[2])
+print(urllib.request.urlopen(req, timeout=10, context=ctx).read().decode())' \
+  "https://127.0.0.1:$WEB/grpc.health.v1.Health/Check" "$WORK/tls/ca.pem" \
+  2>&1) || fail "the pod's web port: $web"
 [ "$web" = '{"status":"SERVING"}' ] || fail "the pod's web port said: $web"
 # ... and serves the page from the manifest's --web-root.
-serves_page /usr/bin/python3 "http://127.0.0.1:$WEB/" \
-  "$REPO/clients/web/page/index.html"
+serves_page /usr/bin/python3 "https://127.0.0.1:$WEB/" \
+  "$REPO/clients/web/page/index.html" "$WORK/tls/ca.pem"
 # The manifest's hardening, as podman applied it to the pod's container.
 hardening=$(podman inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}} {{len .HostConfig.CapAdd}} {{.HostConfig.SecurityOpt}}' "$POD_CONTAINER")
 [[ "$hardening" == "true 65532:65532 0 "*no-new-privileges* ]] ||
   fail "kube play's container is not hardened as the manifest says: $hardening"
 podman kube down "$WORK/kube.yaml" >/dev/null
-step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; SERVING and ready on 127.0.0.1:$GRPC, its web port answering and serving the page on $WEB"
+step "podman kube play deploy/k8s (1 replica, local image): read-only root, uid 65532, no capability added, no-new-privileges; ready on the plaintext health port $HEALTH, TLS on 127.0.0.1:$GRPC, its web port answering and serving the page over HTTPS on $WEB"
 
 # 6. An OCI archive of the image.
 podman save -q --format oci-archive -o "$WORK/image.tar" "$IMAGE"

@@ -2,11 +2,14 @@
 """deploy/k8s/ is valid YAML and agrees with the server it deploys.
 
 1. `yamllint --strict` with deploy/k8s/.yamllint passes on every file.
-2. The manifests agree with each other and with mancalad: every probe's
-   port is the container's gRPC port (the one --listen names); liveness and
-   startup ask the liveness health name and readiness the readiness name,
-   as services/server.h spells them, and a real mancalad answers SERVING for
-   both (so it registers them); the DSN comes from the Secret key the
+2. The manifests agree with each other and with mancalad: the gRPC port
+   serves TLS from a mounted Secret (--tls-cert-file and --tls-key-file are
+   its tls.crt and tls.key); every probe's port is the container's health
+   port (the plaintext one --health-listen names, since the kubelet's gRPC
+   probes cannot do TLS); liveness and startup ask the liveness health name
+   and readiness the readiness name, as services/server.h spells them, and
+   a real mancalad serving TLS (a throwaway certificate) answers SERVING for
+   both on its plaintext health port; the DSN comes from the Secret key the
    example Secret has, with --storage postgres; selectors match the pod's
    labels; Service target ports are container ports; the grace period
    covers preStop + --drain-seconds + the 10 s cut-off for calls in flight;
@@ -57,19 +60,30 @@ def health_names(repo):
 
 
 def served_names(mancalad, names):
-    """Asks a real mancalad (SQLite, port 0) for each name: {name: status}."""
+    """Asks a real mancalad (SQLite, TLS with a throwaway self-signed
+    certificate, ports 0) for each name on its plaintext health port, as
+    the kubelet does: {name: status}."""
     work = tempfile.mkdtemp(prefix="mancala_k8s_")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+         "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+         "/CN=mancalad", "-keyout", os.path.join(work, "tls.key"),
+         "-out", os.path.join(work, "tls.crt")],
+        check=True, capture_output=True)
     log_path = os.path.join(work, "mancalad.log")
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [mancalad, "--listen", "127.0.0.1:0",
-             "--db", os.path.join(work, "mancala.db")],
+             "--db", os.path.join(work, "mancala.db"),
+             "--tls-cert-file", os.path.join(work, "tls.crt"),
+             "--tls-key-file", os.path.join(work, "tls.key"),
+             "--health-listen", "127.0.0.1:0"],
             stdout=log, stderr=subprocess.STDOUT)
     try:
         end = time.monotonic() + DEADLINE_S
         port = None
         while port is None:
-            m = re.search(r"listening on port (\d+)", open(log_path).read())
+            m = re.search(r"health port on port (\d+)", open(log_path).read())
             if m:
                 port = int(m.group(1))
             elif proc.poll() is not None or time.monotonic() > end:
@@ -156,6 +170,23 @@ def check(docs, names, served, help_text, web_root):
     if "web" not in ports or not web.endswith(":%s" % ports["web"]):
         errors.append("--web-listen %r is not the web containerPort %r" %
                       (web, ports.get("web")))
+    health = flag(args, "--health-listen") or ""
+    health_port = ports.get("health")
+    if health_port is None or not health.endswith(":%s" % health_port):
+        errors.append("--health-listen %r is not the health containerPort "
+                      "%r" % (health, health_port))
+    # TLS from a mounted kubernetes.io/tls Secret.
+    secrets = {v["name"]: v["secret"].get("secretName")
+               for v in pod.get("volumes", []) if "secret" in v}
+    mounts = {m["mountPath"].rstrip("/"): m["name"]
+              for m in c.get("volumeMounts", [])}
+    for name, key in (("--tls-cert-file", "tls.crt"),
+                      ("--tls-key-file", "tls.key")):
+        path = flag(args, name) or ""
+        folder, _, base = path.rpartition("/")
+        if base != key or mounts.get(folder) not in secrets:
+            errors.append("%s %r is not the key %s of a mounted Secret" %
+                          (name, path, key))
     page = flag(args, "--web-root")
     if page != web_root:
         errors.append("--web-root %r is not where the image has the page, %r "
@@ -176,9 +207,9 @@ def check(docs, names, served, help_text, web_root):
         if g is None:
             errors.append("%s is not a native gRPC probe" % probe)
             continue
-        if g.get("port") != grpc_port:
-            errors.append("%s port %r, container gRPC port %r" %
-                          (probe, g.get("port"), grpc_port))
+        if g.get("port") != health_port:
+            errors.append("%s port %r, container health port %r" %
+                          (probe, g.get("port"), health_port))
         got = g.get("service", "")
         if got != service:
             errors.append("%s asks health name %r, want %r" %
@@ -292,6 +323,14 @@ def wrong_edits():
         i = c["args"].index("--web-root")
         c["args"][i + 1] = "/usr/share/mancala-server/web"
 
+    def probe_on_tls_port(d):
+        container(d)["livenessProbe"]["grpc"]["port"] = 50051
+
+    def tls_unmounted(d):
+        c = container(d)
+        c["volumeMounts"] = [m for m in c["volumeMounts"]
+                             if m["mountPath"] != "/etc/mancala/tls"]
+
     def grace(d):
         d["Deployment"][0]["spec"]["template"]["spec"][
             "terminationGracePeriodSeconds"] = 5
@@ -303,6 +342,8 @@ def wrong_edits():
             ("PDB selector", pdb_selector),
             ("Service target port", target_port),
             ("--listen port", listen_port), ("--web-root", web_root),
+            ("liveness probe on the TLS port", probe_on_tls_port),
+            ("TLS Secret mount", tls_unmounted),
             ("grace period", grace)]
 
 
@@ -333,9 +374,10 @@ def main():
         edit(wrong)
         if not check(wrong, names, served, help_text, web_root):
             fail("the check did not notice a wrong " + what)
-    print("PASS: yamllint clean; probes on port %d ask %s (mancalad: %s); "
+    print("PASS: yamllint clean; TLS from a mounted Secret; probes on the "
+          "plaintext health port %d ask %s (mancalad serving TLS: %s); "
           "%d wrong edits all caught" %
-          (container(docs)["ports"][0]["containerPort"],
+          (container(docs)["readinessProbe"]["grpc"]["port"],
            sorted(probe_names), served, len(wrong_edits())))
 
 

@@ -75,20 +75,23 @@ web_port() {
   sed -n 's/.*web port on port \([0-9][0-9]*\).*/\1/p' "$1" | head -1
 }
 
-# serves_page PYTHON URL INDEX_HTML: GET URL answers 200 with text/html
-# holding the <title> of INDEX_HTML (the board page's source), or the test
-# fails (an installed or packaged page, served with --web-root).
+# serves_page PYTHON URL INDEX_HTML [CA_FILE]: GET URL answers 200 with
+# text/html holding the <title> of INDEX_HTML (the board page's source), or
+# the test fails (an installed or packaged page, served with --web-root).
+# An https URL's certificate is checked against CA_FILE.
 serves_page() {
   local title out
   title=$(sed -n 's:.*\(<title>.*</title>\).*:\1:p' "$3" | head -n 1)
   [ -n "$title" ] || fail "no <title> in $3"
-  out=$("$1" -c 'import sys, urllib.error, urllib.request
+  out=$("$1" -c 'import ssl, sys, urllib.error, urllib.request
+ctx = ssl.create_default_context(cafile=sys.argv[3]) if sys.argv[3] else None
 try:
-    r = urllib.request.urlopen(sys.argv[1], timeout=10)
+    r = urllib.request.urlopen(sys.argv[1], timeout=10, context=ctx)
 except urllib.error.HTTPError as e:  # Its status, said below.
     r = e
 print(r.status, r.headers.get("Content-Type"),
-      sys.argv[2] in r.read().decode(errors="replace"))' "$2" "$title" 2>&1) ||
+      sys.argv[2] in r.read().decode(errors="replace"))' "$2" "$title" \
+      "${4:-}" 2>&1) ||
     fail "GET $2: $(tail -n 1 <<<"$out")"
   [[ "$out" == "200 text/html"*" True" ]] ||
     fail "GET $2: $out (want 200, text/html and $title)"

@@ -20,6 +20,9 @@ Checks:
   certificate kept;
 - mutual TLS (--tls-client-ca-file): a client without a certificate is
   refused, one with a certificate the CA signed plays;
+- the plaintext health port (--health-listen, for Kubernetes' gRPC
+  probes) answers liveness and readiness without TLS and serves nothing
+  else;
 - SIGTERM: exit 0, and the staged copies of the key are removed.
 
 usage: tls_test.py MANCALAD MANCALA STUBS_DIR (build/clients/python)
@@ -104,23 +107,33 @@ class Server:
              "--create-burst", "0", *extra],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
         self.port = None
+        self.health_port = self.web_port = self.metrics_port = None
 
     def text(self):
         return open(self.log_path).read()
 
     def wait_listening(self):
+        """Waits for the port lines of every port asked for (mancalad logs
+        them one after another once all listen)."""
+        lines = {"port": r"listening on port (\d+)"}
+        for flag, key, line in (
+                ("--health-listen", "health_port", r"health port on port"),
+                ("--web-listen", "web_port", r"web port on port"),
+                ("--metrics-listen", "metrics_port", r"metrics on port")):
+            setattr(self, key, None)
+            if flag in self.proc.args:
+                lines[key] = line + r" (\d+)"
+
         def listening():
-            m = re.search(r"listening on port (\d+)", self.text())
-            if m:
-                self.port = int(m.group(1))
-            return m is not None or self.proc.poll() is not None
+            found = {k: re.search(v, self.text()) for k, v in lines.items()}
+            if all(found.values()):
+                for k, m in found.items():
+                    setattr(self, k, int(m.group(1)))
+                return True
+            return self.proc.poll() is not None
         wait_for(listening, "mancalad to start")
         if self.port is None:
             fail("mancalad did not start:\n" + self.text())
-        web = re.search(r"web port on port (\d+)", self.text())
-        metrics = re.search(r"metrics on port (\d+)", self.text())
-        self.web_port = int(web.group(1)) if web else None
-        self.metrics_port = int(metrics.group(1)) if metrics else None
         return "127.0.0.1:%d" % self.port
 
     def stop(self):
@@ -235,7 +248,8 @@ def main():
         server = Server(mancalad, d, "tls",
                         ["--tls-cert-file", cert, "--tls-key-file", key,
                          "--web-listen", "127.0.0.1:0",
-                         "--metrics-listen", "127.0.0.1:0"])
+                         "--metrics-listen", "127.0.0.1:0",
+                         "--health-listen", "127.0.0.1:0"])
         target = server.wait_listening()
         tls_creds = grpc.ssl_channel_credentials(read(ca))
 
@@ -274,6 +288,25 @@ def main():
         if "grpc_server_handled_total" not in scrape:
             fail("no metrics over TLS:\n" + scrape[:500])
         print("web and metrics ports: TLS, plain HTTP refused")
+        health = "127.0.0.1:%d" % server.health_port
+        for service in ("liveness", "readiness"):
+            cli = subprocess.run([mancala, "health", "--server", health,
+                                  "--service", service],
+                                 capture_output=True, text=True, timeout=60)
+            if cli.returncode != 0 or cli.stdout.strip() != "SERVING":
+                fail("plaintext health port, %s: %d %s %s" % (
+                    service, cli.returncode, cli.stdout, cli.stderr))
+        only_health = grpc.insecure_channel(health)
+        try:
+            ps_grpc.PlayerServiceStub(only_health).CreatePlayer(
+                ps.CreatePlayerRequest(), timeout=DEADLINE_S)
+            fail("the health port served PlayerService")
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNIMPLEMENTED:
+                fail("PlayerService on the health port: %s" % e.code())
+        only_health.close()
+        print("health port: plaintext liveness and readiness SERVING, "
+              "nothing else served")
 
         # A match over TLS, watched on its own connection.
         channel = grpc.secure_channel(target, tls_creds)
