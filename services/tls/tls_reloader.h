@@ -12,8 +12,11 @@
 // checks: a fresh folder (mode 0700, in the temporary folder: $TMPDIR or
 // the system's) holding
 // identity.pem (the chain, then the key; mode 0600), replaced by one
-// rename so gRPC never reads a chain and a key of different generations,
-// and client_ca.pem. The folder is removed when the reloader is destroyed.
+// rename, so every read of it sees one generation whole, and client_ca.pem.
+// (gRPC reads the path twice, key then chain, microseconds apart, once a
+// second: a rename falling between them would pair two generations until
+// its next read, a second later.) The folder is removed when the reloader
+// is destroyed.
 //
 // Thread-safety: Start and the destructor from one thread; GrpcCredentials,
 // Current and reloads from any.

@@ -25,6 +25,9 @@ Checks:
   else;
 - SIGTERM: exit 0, and the staged copies of the key are removed.
 
+- the Python example (clients/python/play_vs_cpu.py --tls-ca-file) plays
+  a match over TLS.
+
 usage: tls_test.py MANCALAD MANCALA STUBS_DIR (build/clients/python)
 """
 
@@ -307,6 +310,18 @@ def main():
         only_health.close()
         print("health port: plaintext liveness and readiness SERVING, "
               "nothing else served")
+        example = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "..", "..", "clients", "python",
+                               "play_vs_cpu.py")
+        played = subprocess.run(
+            [sys.executable, example, "--server", target, "--tls-ca-file", ca],
+            capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, PYTHONPATH=stubs))
+        if played.returncode != 0 or "result: " not in played.stdout:
+            fail("the Python example over TLS: %d\n%s%s" % (
+                played.returncode, played.stdout, played.stderr))
+        print("the Python example over TLS: " +
+              played.stdout.strip().splitlines()[-1])
 
         # A match over TLS, watched on its own connection.
         channel = grpc.secure_channel(target, tls_creds)
