@@ -103,6 +103,23 @@ free_port() {
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# free_low_port PYTHON: a loopback TCP port below Linux's ephemeral range
+# (32768 up) that nothing listens on, for a server whose port must be
+# chosen before it starts (a PostgreSQL cluster of deploy/pg.sh): a port
+# the kernel is not handing out to clients meanwhile.
+free_low_port() {
+  "$1" -c 'import random, socket
+for _ in range(200):
+    p = random.randrange(20000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()'
+}
+
 # work_dir: WORK, a temp folder, and an EXIT trap (cleanup_work) that
 # kills mancalad (SERVER_PID) and every pid in PIDS, then removes WORK.
 work_dir() {

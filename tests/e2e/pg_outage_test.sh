@@ -21,18 +21,7 @@ if [ ! -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -n 1)/initdb" ];
 fi
 WORK=$(mktemp -d)
 export MANCALA_PG_STATE=$WORK/pg.state
-# A free loopback port below the ephemeral range.
-MANCALA_PG_PORT=$(/usr/bin/python3 -c '
-import random, socket
-for _ in range(200):
-    p = random.randrange(20000, 32000)
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", p)); print(p); break
-    except OSError:
-        pass
-    finally:
-        s.close()')
+MANCALA_PG_PORT=$(free_low_port /usr/bin/python3)
 export MANCALA_PG_PORT
 cleanup() {
   stop_server

@@ -14,7 +14,7 @@
 set -euo pipefail
 MANCALAD=$1 PYTHON=$2 STUBS=$3 REPO=$4
 
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib.sh"  # fail, free_low_port
 if [ ! -x "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -n 1)/initdb" ]; then
   [ "${CI:-}" = true ] && fail "PostgreSQL server not installed (CI=true)"
   echo "SKIP: PostgreSQL server not installed"
@@ -23,20 +23,7 @@ fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pg_tls_test.XXXXXX")
 chmod 755 "$dir"  # The cluster's owner reads the server's files here.
-# A port below Linux's ephemeral range that nothing listens on.
-port=$("$PYTHON" - <<'EOF'
-import random, socket
-for _ in range(200):
-    p = random.randint(20000, 32000)
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        print(p)
-        break
-EOF
-)
+port=$(free_low_port "$PYTHON")
 [ -n "$port" ] || fail "no free port"
 export MANCALA_PG_PORT=$port MANCALA_PG_STATE=$dir/pg.state
 cleanup() {
