@@ -150,7 +150,12 @@ sanitizer_suites() {
     rc=1
   echo "=== ThreadSanitizer build: service tests ==="
   local t1=$SECONDS
+  # -O1 -g1 (line tables): gcc compiles a service file in ~60% of the
+  # time of -O2 -g (14.7 s against 9.0 s for match_service.cc, measured),
+  # and ThreadSanitizer's reports keep their files and lines. (clang's
+  # build-asan gained nothing from the same change, so it stays -O2 -g.)
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
     -DMANCALA_SANITIZE=thread >/dev/null
   cmake --build build-tsan -j "$(nproc)" --target services_test || return 1
   # Every report fails the run: the test whose process reported exits 66
