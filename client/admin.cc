@@ -221,6 +221,9 @@ int Admin(const std::string& what, const QueryOptions& o, const AdminOptions& a,
     return MatchesTable(all, o.player, out);
   }
   if (what == "history") return MatchHistory(*admin, o, a, out, err);
+  if (what == "revoke-tokens" || what == "ban" || what == "unban") {
+    return AdminPlayer(what, o, a, out, err);
+  }
   if (what == "void") {
     v1::VoidMatchRequest req;
     req.set_name(a.match);

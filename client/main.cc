@@ -245,6 +245,18 @@ int main(int argc, char** argv) {
   CLI::App* admin_audit =
       admin_cmd->add_subcommand("audit", "the audit log, newest first");
   AddQueryFlags(admin_audit, query);
+  for (auto [name, help] :
+       {std::pair{"revoke-tokens",
+                  "give a player a new token (the old one fails at once)"},
+        std::pair{"ban", "ban a player: their calls fail, their seats go to "
+                         "the CPU, they leave the leaderboards"},
+        std::pair{"unban", "lift a player's ban"}}) {
+    CLI::App* cmd = admin_cmd->add_subcommand(name, help);
+    AddQueryFlags(cmd, query);
+    cmd->add_option("player", admin.player, "players/ID")->required();
+    cmd->add_option("--reason", admin.reason, "why (audit log)")->required();
+    cmd->add_option("--actor", admin.actor, "who (audit log)");
+  }
 
   std::vector<std::string> files;
   CLI::App* replay_cmd = app.add_subcommand(

@@ -38,12 +38,18 @@ int History(const QueryOptions& o, std::ostream& out, std::ostream& err);
 struct AdminOptions {
   std::string match;   // "matches/{id}" for history, void, verify.
   std::string state;   // matches: waiting, in_progress, finished, ...
-  std::string reason;  // void: required, kept in the audit log.
-  std::string actor;   // void: who, for the audit log.
+  std::string reason;  // void, ban, ...: required, kept in the audit log.
+  std::string actor;   // void, ban, ...: who, for the audit log.
+  std::string player;  // "players/{id}" for revoke-tokens, ban, unban.
 };
-// `mancala admin matches|history|void|verify|audit`.
+// `mancala admin matches|history|void|verify|audit|revoke-tokens|ban|unban`
+// (the last three: admin_players.cc).
 int Admin(const std::string& what, const QueryOptions& o, const AdminOptions& a,
           std::ostream& out, std::ostream& err);
+// `mancala admin revoke-tokens|ban|unban players/ID --reason R`: prints
+// what changed (and revoke-tokens the new token, to hand to the player).
+int AdminPlayer(const std::string& what, const QueryOptions& o,
+                const AdminOptions& a, std::ostream& out, std::ostream& err);
 
 }  // namespace mancala::cli
 

@@ -28,6 +28,7 @@
 #include "services/base/mutex.h"
 #include "services/base/store_alarm.h"
 #include "services/cluster/cluster_node.h"
+#include "services/cluster/credential_watch.h"
 #include "services/match/cpu_worker.h"
 #include "services/match/live_matches.h"
 #include "services/metrics_http.h"
@@ -72,10 +73,13 @@ struct Server::Impl {
   std::unique_ptr<PlayerServiceImpl> players;
   std::unique_ptr<MatchServiceImpl> match_service;
   std::unique_ptr<RatingServiceImpl> rating_service;
-  std::unique_ptr<AdminServiceImpl> admin_service;
   std::unique_ptr<storage::MatchQueue> match_queue;
   std::unique_ptr<Matchmaker> matchmaker;
   std::unique_ptr<MatchmakingServiceImpl> matchmaking_service;
+  std::unique_ptr<CredentialEffects> credential_effects;
+  std::unique_ptr<AdminServiceImpl> admin_service;  // Uses `matchmaker`.
+  // PostgreSQL only: tells `auth` of credentials other nodes changed.
+  std::unique_ptr<CredentialWatch> credential_watch;
   // What gRPC serves: the services above behind the one catch at the edge.
   std::unique_ptr<PeerLimiter> creations;  // Per client address.
   std::unique_ptr<GuardedPlayerService> guarded_players;
@@ -303,8 +307,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       *impl->store, *impl->auth, *impl->matches,
       static_cast<size_t>(options.max_queued_events));
   impl->rating_service = std::make_unique<RatingServiceImpl>(*impl->store);
-  impl->admin_service = std::make_unique<AdminServiceImpl>(
-      *impl->store, *impl->matches, options.admin_token);
   MatchmakerOptions mm;
   mm.window_start = options.rating_window;
   mm.window_growth = options.rating_window_growth;
@@ -322,6 +324,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
       impl->search_codec, mm);
   impl->matchmaking_service =
       std::make_unique<MatchmakingServiceImpl>(*impl->auth, *impl->matchmaker);
+  impl->credential_effects = std::make_unique<CredentialEffects>(
+      *impl->auth, *impl->matches, *impl->store);
+  impl->admin_service = std::make_unique<AdminServiceImpl>(
+      *impl->store, *impl->matches, *impl->credential_effects,
+      *impl->matchmaker, *impl->clock, options.admin_token);
+  if (impl->cluster) {
+    // Tokens replaced and bans made on other nodes reach this node within
+    // a period (credential_watch.h).
+    impl->credential_watch = std::make_unique<CredentialWatch>(
+        *impl->store, [effects = impl->credential_effects.get()](
+                          const std::string& player_id) {
+          effects->ChangedElsewhere(player_id);
+        });
+  }
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -152,6 +152,9 @@ absl::StatusOr<std::vector<RatingRecord>> PgStore::ListLeaderboard(
       std::string("SELECT ") + kRatingColumns +
           " FROM ratings WHERE game = $1 AND rd < $2 AND ($3 OR rating < $4 "
           "OR (rating = $4 AND player_id > $5)) "
+          // Banned players are off the board (few: an index of their own).
+          "AND player_id NOT IN (SELECT id FROM players WHERE banned_at_ms "
+          "IS NOT NULL) "
           "ORDER BY rating DESC, player_id LIMIT $6",
       game, max_rd, !after.has_value(), after ? after->first : 0.0,
       after ? after->second : std::string(), limit);
@@ -206,10 +209,7 @@ absl::Status PgStore::VoidMatch(const std::string& match_id,
     tx.exec_params("DELETE FROM rating_changes WHERE game = $1", game);
     tx.exec_params("DELETE FROM ratings WHERE game = $1", game);
     WriteRatings(tx, changes, ratings);
-    tx.exec_params(
-        "INSERT INTO audit_log (at_ms, actor, action, target, reason) "
-        "VALUES ($1, $2, $3, $4, $5)",
-        audit.at_ms, audit.actor, audit.action, audit.target, audit.reason);
+    InsertAudit(tx, audit);
     tx.commit();
     return absl::OkStatus();
   });

@@ -197,6 +197,18 @@ CREATE TABLE online_players (
   seen_at   TIMESTAMPTZ NOT NULL
 );
 )sql",
+      // 7: bans, and when a player's credentials (token or ban) last
+      // changed by the database's clock, which every node's token cache
+      // polls (Store::ListCredentialChanges; only changed players are in
+      // the index).
+      R"sql(
+ALTER TABLE players
+  ADD COLUMN banned_at_ms BIGINT,
+  ADD COLUMN credentials_changed_at TIMESTAMPTZ;
+CREATE INDEX players_banned ON players (id) WHERE banned_at_ms IS NOT NULL;
+CREATE INDEX players_credentials_changed ON players (credentials_changed_at)
+  WHERE credentials_changed_at IS NOT NULL;
+)sql",
   };
   return kMigrations;
 }

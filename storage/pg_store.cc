@@ -109,11 +109,12 @@ MoveRow ReadMove(const pqxx::row& r, const std::string& match_id) {
 }
 
 constexpr char kPlayerSelect[] =
-    "SELECT id, display_name, guest, token_hash, created_at_ms FROM players ";
+    "SELECT id, display_name, guest, token_hash, created_at_ms, "
+    "coalesce(banned_at_ms, 0) FROM players ";
 
 PlayerRecord ReadPlayer(const pqxx::row& r) {
   return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<bool>(),
-          r[3].as<std::string>(), r[4].as<int64_t>()};
+          r[3].as<std::string>(), r[4].as<int64_t>(),     r[5].as<int64_t>()};
 }
 
 // The hot statements, prepared on every connection of the pool.

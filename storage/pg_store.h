@@ -60,6 +60,14 @@ class PgStore final : public Store {
   absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override;
   absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
       const std::string& token_hash) override;
+  // Credentials: pg_credentials.cc.
+  absl::Status ReplaceTokenHash(const std::string& player_id,
+                                const std::string& token_hash,
+                                const AuditRecord& audit) override;
+  absl::Status SetBan(const std::string& player_id, int64_t banned_at_ms,
+                      const AuditRecord& audit) override;
+  absl::StatusOr<CredentialChanges> ListCredentialChanges(
+      int64_t since_ms) override;
 
   absl::Status CreateMatch(const MatchRecord& match) override;
   absl::Status UpdateMatch(const MatchRecord& match) override;
@@ -118,6 +126,9 @@ class PgStore final : public Store {
   // `before` was read (pg_ratings.cc).
   static absl::Status LockRatings(pqxx::transaction_base& tx,
                                   const MatchUpdate& update);
+  // Appends `audit` to the audit log inside `tx` (nothing if its action is
+  // empty; pg_credentials.cc).
+  static void InsertAudit(pqxx::transaction_base& tx, const AuditRecord& audit);
 
  private:
   explicit PgStore(std::unique_ptr<PgPool> pool);

@@ -141,6 +141,17 @@ CREATE UNIQUE INDEX matches_by_request ON matches (created_by, request_id)
 CREATE INDEX matches_waiting_by_creator ON matches (created_by)
   WHERE status = 'waiting';
 )sql",
+      // 4: bans, and when a player's credentials (token or ban) last
+      // changed, for the token caches (Store::ListCredentialChanges; only
+      // changed players are in the index).
+      R"sql(
+ALTER TABLE players ADD COLUMN banned_at_ms INTEGER;
+ALTER TABLE players ADD COLUMN credentials_changed_at_ms INTEGER;
+CREATE INDEX players_banned ON players (id) WHERE banned_at_ms IS NOT NULL;
+CREATE INDEX players_credentials_changed
+  ON players (credentials_changed_at_ms)
+  WHERE credentials_changed_at_ms IS NOT NULL;
+)sql",
   };
   return kMigrations;
 }

@@ -100,8 +100,10 @@ absl::StatusOr<std::vector<RatingRecord>> SqliteStore::ListLeaderboard(
     auto q = c.Prepare(
         std::string("SELECT ") + kRatingColumns +
         " FROM ratings WHERE game = :game AND rd < :max_rd AND "
-        "(:first OR rating < :arating OR (rating = :arating AND player_id > "
-        ":aid)) ORDER BY rating DESC, player_id LIMIT :limit");
+        // Banned players are off the board (few: an index of their own).
+        "player_id NOT IN (SELECT id FROM players WHERE banned_at_ms IS NOT "
+        "NULL) AND (:first OR rating < :arating OR (rating = :arating AND "
+        "player_id > :aid)) ORDER BY rating DESC, player_id LIMIT :limit");
     q->bind(":game", game);
     q->bind(":max_rd", max_rd);
     q->bind(":first", after.has_value() ? 0 : 1);
@@ -190,15 +192,7 @@ absl::Status SqliteStore::VoidMatch(const std::string& match_id,
       d->exec();
     }
     WriteRatings(c, changes, ratings);
-    auto a = c.Prepare(
-        "INSERT INTO audit_log (at_ms, actor, action, target, reason) "
-        "VALUES (?, ?, ?, ?, ?)");
-    a->bind(1, static_cast<int64_t>(audit.at_ms));
-    a->bind(2, audit.actor);
-    a->bind(3, audit.action);
-    a->bind(4, audit.target);
-    a->bind(5, audit.reason);
-    a->exec();
+    InsertAudit(c, audit);
     return absl::OkStatus();
   });
 }

@@ -59,6 +59,10 @@ MoveRow ReadMove(SQLite::Statement& q, const std::string& match_id) {
 
 constexpr char kPlayerColumns[] =
     "id, display_name, guest, token_hash, created_at_ms";
+// What ReadPlayer reads: kPlayerColumns and the ban (schema migration 4).
+constexpr char kPlayerReadColumns[] =
+    "id, display_name, guest, token_hash, created_at_ms, "
+    "coalesce(banned_at_ms, 0)";
 
 PlayerRecord ReadPlayer(SQLite::Statement& q) {
   PlayerRecord p;
@@ -67,6 +71,7 @@ PlayerRecord ReadPlayer(SQLite::Statement& q) {
   p.guest = q.getColumn(2).getInt() != 0;
   p.token_hash = q.getColumn(3).getString();
   p.created_at_ms = q.getColumn(4).getInt64();
+  p.banned_at_ms = q.getColumn(5).getInt64();
   return p;
 }
 
@@ -199,7 +204,7 @@ absl::Status SqliteStore::CreatePlayer(const PlayerRecord& p) {
 absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(const std::string& id) {
   return ReadAs<PlayerRecord>(
       "get player", [&](Connection& c, PlayerRecord& out) {
-        auto q = c.Prepare(std::string("SELECT ") + kPlayerColumns +
+        auto q = c.Prepare(std::string("SELECT ") + kPlayerReadColumns +
                            " FROM players WHERE id = ?");
         q->bind(1, id);
         if (!q->executeStep()) return absl::NotFoundError("player " + id);
@@ -212,7 +217,7 @@ absl::StatusOr<PlayerRecord> SqliteStore::FindPlayerByTokenHash(
     const std::string& token_hash) {
   return ReadAs<PlayerRecord>(
       "find player", [&](Connection& c, PlayerRecord& out) {
-        auto q = c.Prepare(std::string("SELECT ") + kPlayerColumns +
+        auto q = c.Prepare(std::string("SELECT ") + kPlayerReadColumns +
                            " FROM players WHERE token_hash = ?");
         q->bind(1, token_hash);
         if (!q->executeStep())

@@ -80,6 +80,14 @@ class SqliteStore final : public Store {
   absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override;
   absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
       const std::string& token_hash) override;
+  // Credentials: sqlite_credentials.cc.
+  absl::Status ReplaceTokenHash(const std::string& player_id,
+                                const std::string& token_hash,
+                                const AuditRecord& audit) override;
+  absl::Status SetBan(const std::string& player_id, int64_t banned_at_ms,
+                      const AuditRecord& audit) override;
+  absl::StatusOr<CredentialChanges> ListCredentialChanges(
+      int64_t since_ms) override;
 
   absl::Status CreateMatch(const MatchRecord& match) override;
   absl::Status UpdateMatch(const MatchRecord& match) override;
@@ -151,6 +159,8 @@ class SqliteStore final : public Store {
   static void WriteRatings(Connection& c,
                            const std::vector<RatingChange>& changes,
                            const std::vector<RatingRecord>& ratings);
+  // Appends `audit` to the audit log (nothing if its action is empty).
+  static void InsertAudit(Connection& c, const AuditRecord& audit);
   // The whole match with this id (row + seats); false if there is none.
   static bool ReadMatch(Connection& c, const std::string& id, MatchRecord* out);
   // A match from a row of kMatchColumns (its seats included); throws

@@ -50,6 +50,17 @@ struct PlayerRecord {
   bool guest = false;
   std::string token_hash;  // Hex SHA-256 of the bearer token; unique.
   int64_t created_at_ms = 0;
+  // When an operator banned the player (SetBan); 0 while not banned.
+  int64_t banned_at_ms = 0;
+};
+
+// Players whose credentials (token or ban) changed lately, for the nodes'
+// token caches (ListCredentialChanges).
+struct CredentialChanges {
+  std::vector<std::string> player_ids;
+  // The store's clock when read (the database's, for PostgreSQL), in ms
+  // since the epoch: the next read's `since_ms`, less an overlap.
+  int64_t as_of_ms = 0;
 };
 
 struct SeatRecord {
@@ -219,6 +230,27 @@ class Store {
   virtual absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) = 0;
   virtual absl::StatusOr<PlayerRecord> FindPlayerByTokenHash(
       const std::string& token_hash) = 0;
+  // Credentials (PlayerService.ReplaceToken, AdminService.RevokeTokens,
+  // BanPlayer, UnbanPlayer). Each write also marks the player's
+  // credentials changed, at the store's clock, for ListCredentialChanges,
+  // and appends `audit` unless its action is empty, in one transaction.
+  //
+  // Replaces the player's token hash: from the commit on the old token
+  // finds nobody. NOT_FOUND for an unknown player.
+  virtual absl::Status ReplaceTokenHash(const std::string& player_id,
+                                        const std::string& token_hash,
+                                        const AuditRecord& audit) = 0;
+  // Bans the player from `banned_at_ms` (> 0), or lifts the ban (0).
+  // NOT_FOUND for an unknown player; FAILED_PRECONDITION (nothing written)
+  // if they are banned already (a ban) or not banned (a lift).
+  virtual absl::Status SetBan(const std::string& player_id,
+                              int64_t banned_at_ms,
+                              const AuditRecord& audit) = 0;
+  // The players whose credentials changed at or after `since_ms` by the
+  // store's clock (any order, each once), and that clock now. Served by an
+  // index of the changed players (schema.cc migration 4, pg_schema.cc 7).
+  virtual absl::StatusOr<CredentialChanges> ListCredentialChanges(
+      int64_t since_ms) = 0;
 
   // Stores a new match. If match.rematch_of is set, also links it as that
   // match's rematch; ALREADY_EXISTS (nothing written) if one is linked.

@@ -1,5 +1,5 @@
-// mancala.v1.AdminService: match history queries and corrections for
-// operators, behind the admin token.
+// mancala.v1.AdminService: match history queries and corrections, and
+// players' tokens and bans, for operators, behind the admin token.
 
 #ifndef MANCALA_SERVICES_API_ADMIN_SERVICE_H_
 #define MANCALA_SERVICES_API_ADMIN_SERVICE_H_
@@ -7,7 +7,10 @@
 #include <string>
 
 #include "mancala/v1/admin_service.grpc.pb.h"
+#include "services/api/credential_effects.h"
+#include "services/base/clock.h"
 #include "services/match/live_matches.h"
+#include "services/matchmaking/matchmaker.h"
 #include "storage/store.h"
 
 namespace mancala::services {
@@ -15,10 +18,17 @@ namespace mancala::services {
 class AdminServiceImpl final : public v1::AdminService::Service {
  public:
   // `admin_token` empty disables the service (every call is denied).
+  // `effects` carries out the credentials this service changes;
+  // `matchmaker` ends a banned player's searches. Both, and `clock`,
+  // outlive this.
   AdminServiceImpl(storage::Store& store, LiveMatches& matches,
-                   std::string admin_token)
+                   CredentialEffects& effects, Matchmaker& matchmaker,
+                   const Clock& clock, std::string admin_token)
       : store_(store),
         matches_(matches),
+        effects_(effects),
+        matchmaker_(matchmaker),
+        clock_(clock),
         admin_token_(std::move(admin_token)) {}
 
   grpc::Status ListMatches(grpc::ServerContext* context,
@@ -36,6 +46,16 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   grpc::Status VerifyMatch(grpc::ServerContext* context,
                            const v1::VerifyMatchRequest* request,
                            v1::VerifyMatchResponse* response) override;
+  // Players' credentials: admin_players.cc.
+  grpc::Status RevokeTokens(grpc::ServerContext* context,
+                            const v1::RevokeTokensRequest* request,
+                            v1::RevokeTokensResponse* response) override;
+  grpc::Status BanPlayer(grpc::ServerContext* context,
+                         const v1::BanPlayerRequest* request,
+                         v1::BanPlayerResponse* response) override;
+  grpc::Status UnbanPlayer(grpc::ServerContext* context,
+                           const v1::UnbanPlayerRequest* request,
+                           v1::UnbanPlayerResponse* response) override;
 
  private:
   // The request's field limits, then the admin token (compared in
@@ -45,8 +65,21 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   grpc::Status CheckAdmin(const grpc::ServerContext& context,
                           const google::protobuf::Message& request) const;
 
+  // The audit entry of an act on a player, after CheckAdmin: the player's
+  // id from `name` (INVALID_NAME) and the trimmed reason (INVALID_ARGUMENT
+  // when blank) and actor ("admin" when blank).
+  grpc::Status PlayerAudit(const std::string& name, const std::string& reason,
+                           const std::string& actor, const char* action,
+                           std::string* player_id,
+                           storage::AuditRecord* audit) const;
+  // The player after a change (PLAYER_NOT_FOUND, or the store's failure).
+  grpc::Status ReadPlayer(const std::string& player_id, v1::Player* out) const;
+
   storage::Store& store_;
   LiveMatches& matches_;
+  CredentialEffects& effects_;
+  Matchmaker& matchmaker_;
+  const Clock& clock_;
   const std::string admin_token_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "services/api/field_limits.h"
 #include "services/api/rpc_log.h"
+#include "services/model/match_errors.h"
 #include "services/wire/errors.h"
 
 namespace mancala::services {
@@ -39,6 +40,15 @@ grpc::Status BearerToken(const grpc::ServerContextBase& context,
   return grpc::Status::OK;
 }
 
+namespace {
+
+grpc::Status CheckNotBanned(const storage::PlayerRecord& player) {
+  if (player.banned_at_ms == 0) return grpc::Status::OK;
+  return ToGrpc(PlayerBanned());
+}
+
+}  // namespace
+
 grpc::Status Authenticate(const grpc::ServerContextBase& context,
                           storage::Store& store,
                           storage::PlayerRecord* player) {
@@ -52,7 +62,7 @@ grpc::Status Authenticate(const grpc::ServerContextBase& context,
   if (!found.ok()) return GrpcStorageFailure(found.status());
   *player = *std::move(found);
   NoteCallPlayer(context, player->id);  // For the RPC's log line.
-  return grpc::Status::OK;
+  return CheckNotBanned(*player);
 }
 
 grpc::Status AuthenticateOptional(const grpc::ServerContextBase& context,
@@ -80,8 +90,10 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
   if (grpc::Status s = BearerToken(context, &token); !s.ok()) return s;
   const std::string hash = HashToken(token);
   bool known = false;
+  uint64_t generation;
   {
     std::shared_lock lock(mu_);
+    generation = forgets_;
     if (auto it = by_hash_.find(hash); it != by_hash_.end()) {
       *player = it->second;
       known = true;
@@ -89,18 +101,48 @@ grpc::Status Authenticator::Authenticate(const grpc::ServerContextBase& context,
   }
   if (known) {
     NoteCallPlayer(context, player->id);  // For the RPC's log line.
+    if (grpc::Status s = CheckNotBanned(*player); !s.ok()) return s;
   } else {
-    if (grpc::Status s = services::Authenticate(context, store_, player);
-        !s.ok()) {
-      return s;
+    *player = storage::PlayerRecord{};
+    grpc::Status s = services::Authenticate(context, store_, player);
+    // A banned player is remembered too (their calls keep failing from
+    // memory), unless the token found nobody or the store failed.
+    if (!s.ok() && player->id.empty()) return s;
+    {
+      std::lock_guard lock(mu_);
+      // A Forget() while the store was read may be about this very
+      // player: what was read may be older than it, so it is not kept.
+      if (forgets_ == generation) RememberLocked(hash, *player);
     }
-    std::lock_guard lock(mu_);
-    if (by_hash_.size() >= kMaxRemembered) by_hash_.clear();
-    by_hash_.emplace(hash, *player);
+    if (!s.ok()) return s;
   }
   // Outside mu_: the roster's own lock is not held under the token cache's.
   if (online_ != nullptr) online_->Seen(player->id);
   return grpc::Status::OK;
+}
+
+void Authenticator::RememberLocked(const std::string& hash,
+                                   const storage::PlayerRecord& player) {
+  if (by_hash_.size() >= kMaxRemembered) {
+    by_hash_.clear();
+    hash_by_player_.clear();
+  }
+  // A player's previous token, if remembered, names them no more.
+  auto [it, fresh] = hash_by_player_.try_emplace(player.id, hash);
+  if (!fresh && it->second != hash) {
+    by_hash_.erase(it->second);
+    it->second = hash;
+  }
+  by_hash_.insert_or_assign(hash, player);
+}
+
+void Authenticator::Forget(const std::string& player_id) {
+  std::lock_guard lock(mu_);
+  ++forgets_;
+  auto it = hash_by_player_.find(player_id);
+  if (it == hash_by_player_.end()) return;
+  by_hash_.erase(it->second);
+  hash_by_player_.erase(it);
 }
 
 grpc::Status Authenticator::AuthenticateOptional(

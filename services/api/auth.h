@@ -32,6 +32,7 @@ grpc::Status BearerToken(const grpc::ServerContextBase& context,
 
 // The player whose token the call carries. UNAUTHENTICATED when the
 // authorization metadata is missing, malformed or names no player;
+// PERMISSION_DENIED (PLAYER_BANNED) when the player is banned;
 // UNAVAILABLE if the store fails.
 grpc::Status Authenticate(const grpc::ServerContextBase& context,
                           storage::Store& store, storage::PlayerRecord* player);
@@ -59,13 +60,16 @@ grpc::Status Admit(const grpc::ServerContextBase& context,
 
 // The same checks, with the players behind tokens remembered.
 //
-// A token's SHA-256 never changes and players are never deleted or
-// re-keyed, so a token once found is answered from memory afterwards: an
-// authenticated call reads the database only the first time its token is
-// seen (token look-ups used to queue behind every write). Unknown tokens
-// are not remembered; they go to the store each time and keep failing.
-// The memory holds at most kMaxRemembered players; when full it starts
-// again empty.
+// A token once found is answered from memory afterwards: an authenticated
+// call reads the database only the first time its token is seen (token
+// look-ups used to queue behind every write). Players are never deleted,
+// but their credentials change (a replaced token, a ban: storage/store.h
+// "Credentials"): whoever changes them calls Forget(), the service that
+// made the change on this node at once and the CredentialWatch
+// (services/cluster/credential_watch.h) for changes made on other nodes,
+// so the next call reads the player again. Unknown tokens are not
+// remembered; they go to the store each time and keep failing. The memory
+// holds at most kMaxRemembered players; when full it starts again empty.
 //
 // Every caller it admits is also who is online (online_players.h): each
 // authenticated call counts as the player Seen(); the streams and the
@@ -76,8 +80,7 @@ class Authenticator {
   static constexpr size_t kMaxRemembered = 100'000;
 
   // `online` (may be null: nobody is counted) outlives this.
-  explicit Authenticator(storage::Store& store,
-                         OnlinePlayers* online = nullptr)
+  explicit Authenticator(storage::Store& store, OnlinePlayers* online = nullptr)
       : store_(store), online_(online) {}
 
   OnlinePlayers* online() const { return online_; }
@@ -92,11 +95,23 @@ class Authenticator {
                      const google::protobuf::Message& request, Caller who,
                      storage::PlayerRecord* caller);
 
+  // Drops what is remembered of `player_id`: their next call reads the
+  // store. Call after a change of their credentials is committed.
+  void Forget(const std::string& player_id);
+
  private:
   storage::Store& store_;
   OnlinePlayers* const online_;
   std::shared_mutex mu_;
   std::unordered_map<std::string, storage::PlayerRecord> by_hash_;
+  // Adds `player` under `hash`; mu_ held exclusively.
+  void RememberLocked(const std::string& hash,
+                      const storage::PlayerRecord& player);
+
+  // The key of each remembered player in by_hash_ (one token each).
+  std::unordered_map<std::string, std::string> hash_by_player_;
+  // Forget() calls so far: a read that raced one is not remembered.
+  uint64_t forgets_ = 0;
 };
 
 }  // namespace mancala::services

@@ -60,6 +60,7 @@ class GuardedPlayerService final : public v1::PlayerService::Service {
       : impl_(impl), limiter_(limiter), bound_(bound) {}
   MANCALA_GUARDED_LIMITED(CreatePlayer)
   MANCALA_GUARDED_UNARY(GetPlayer)
+  MANCALA_GUARDED_UNARY(ReplaceToken)
 
  private:
   Impl& impl_;
@@ -141,6 +142,9 @@ class GuardedAdminService final : public v1::AdminService::Service {
   MANCALA_GUARDED_UNARY(VoidMatch)
   MANCALA_GUARDED_UNARY(ListAuditLog)
   MANCALA_GUARDED_UNARY(VerifyMatch)
+  MANCALA_GUARDED_UNARY(RevokeTokens)
+  MANCALA_GUARDED_UNARY(BanPlayer)
+  MANCALA_GUARDED_UNARY(UnbanPlayer)
 
  private:
   Impl& impl_;

@@ -73,4 +73,42 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+grpc::Status PlayerServiceImpl::ReplaceToken(
+    grpc::ServerContext* context, const v1::ReplaceTokenRequest* request,
+    v1::ReplaceTokenResponse* response) {
+  storage::PlayerRecord me;
+  if (grpc::Status s = auth_.Admit(*context, *request, Caller::kPlayer, &me);
+      !s.ok()) {
+    return s;
+  }
+  if (request->name() != PlayerName("me")) {
+    const std::string id = PlayerIdFromName(request->name());
+    if (id.empty()) {
+      return InvalidName("name must be 'players/me'", request->name());
+    }
+    if (id != me.id) {
+      return GrpcError(grpc::StatusCode::PERMISSION_DENIED, "NOT_YOUR_PLAYER",
+                       "a player replaces only their own token "
+                       "('players/me')");
+    }
+  }
+  const std::string token = NewToken();
+  // Audited like an operator's revocation, so the log tells every token
+  // change of a player (who made it: the player).
+  storage::AuditRecord audit;
+  audit.at_ms = clock_.NowMs();
+  audit.actor = PlayerName(me.id);
+  audit.action = "replace_token";
+  audit.target = PlayerName(me.id);
+  audit.reason = "replaced by the player";
+  if (absl::Status s = store_.ReplaceTokenHash(me.id, HashToken(token), audit);
+      !s.ok()) {
+    return GrpcStorageFailure(s);
+  }
+  auth_.Forget(me.id);
+  ToProto(me, response->mutable_player());
+  response->set_token(token);
+  return grpc::Status::OK;
+}
+
 }  // namespace mancala::services

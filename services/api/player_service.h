@@ -22,6 +22,9 @@ class PlayerServiceImpl final : public v1::PlayerService::Service {
   grpc::Status GetPlayer(grpc::ServerContext* context,
                          const v1::GetPlayerRequest* request,
                          v1::Player* response) override;
+  grpc::Status ReplaceToken(grpc::ServerContext* context,
+                            const v1::ReplaceTokenRequest* request,
+                            v1::ReplaceTokenResponse* response) override;
 
  private:
   storage::Store& store_;

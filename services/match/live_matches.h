@@ -163,6 +163,12 @@ class LiveMatches {
   // Ends every watch stream (UNAVAILABLE: watch again), for shutdown; a
   // Watch() from then on answers UNAVAILABLE too.
   void CloseWatchers() { watchers_.Close(); }
+  // Ends the watch streams that keep `player_id`'s seats present, with
+  // `status` (a ban: their seats' grace period starts, then the CPU stands
+  // in, turn_clock.h rule 4).
+  void DismissPlayer(const std::string& player_id, const absl::Status& status) {
+    watchers_.Dismiss(player_id, status);
+  }
 
   // Admin (match_admin.h has the errors).
   absl::Status VoidMatch(const std::string& id, const std::string& reason,

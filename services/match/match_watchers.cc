@@ -138,6 +138,26 @@ void MatchWatchers::Close() {
   }
 }
 
+void MatchWatchers::Dismiss(const std::string& player_id,
+                            const absl::Status& status) {
+  for (LivePtr& live : registry_.All()) {
+    std::vector<std::shared_ptr<WatchSink>> sinks;
+    {
+      MutexLock lock(&live->mu);
+      for (const auto& sink : live->watchers) {
+        for (int seat : sink->seats) {
+          if (live->HoldsSeat(player_id, seat)) {
+            sinks.push_back(sink);
+            break;
+          }
+        }
+      }
+    }
+    // Outside the match lock, as Close(): the stream's end unwatches.
+    for (auto& sink : sinks) sink->Close(status);
+  }
+}
+
 void MatchWatchers::Touch(CachedMatch& live, const std::string& player_id) {
   if (player_id.empty()) return;
   const int64_t now = context_.clock.NowMs();

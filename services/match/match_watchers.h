@@ -54,6 +54,9 @@ class MatchWatchers {
   // Ends every stream (UNAVAILABLE (SHUTTING_DOWN): watch again) and
   // refuses new ones; for shutdown.
   void Close();
+  // Ends with `status` the streams that keep a seat of `player_id` present
+  // (each stream's end starts its seats' grace period, as any close does).
+  void Dismiss(const std::string& player_id, const absl::Status& status);
 
   // Queues `event` for every watcher of `live`; `last` ends their streams.
   void Broadcast(CachedMatch& live, WatchEventView event, bool last = false)

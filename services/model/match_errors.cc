@@ -63,4 +63,9 @@ absl::Status PlyAhead(int64_t after_ply, int64_t ply) {
                      {{"ply", std::to_string(ply)}});
 }
 
+absl::Status PlayerBanned() {
+  return DomainError(absl::StatusCode::kPermissionDenied, "PLAYER_BANNED",
+                     "this player is banned from the service");
+}
+
 }  // namespace mancala::services

@@ -29,6 +29,10 @@ absl::Status NotStarted(const storage::MatchRecord& rec);
 // grow, so the same request may succeed later (WatchMatch, ListMoves).
 absl::Status PlyAhead(int64_t after_ply, int64_t ply);
 
+// PERMISSION_DENIED (PLAYER_BANNED): the player's calls, and the streams
+// that kept their seats, after an operator banned them.
+absl::Status PlayerBanned();
+
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_MODEL_MATCH_ERRORS_H_

@@ -365,6 +365,11 @@ void ToProto(const storage::PlayerRecord& player, v1::Player* out) {
   out->set_guest(player.guest);
   *out->mutable_create_time() =
       TimeUtil::MillisecondsToTimestamp(player.created_at_ms);
+  if (player.banned_at_ms > 0) {
+    out->set_banned(true);
+    *out->mutable_ban_time() =
+        TimeUtil::MillisecondsToTimestamp(player.banned_at_ms);
+  }
 }
 
 void ToProto(const storage::RatingRecord& rating, v1::Rating* out) {

@@ -16,12 +16,14 @@ srv = harness.srv
 
 
 def every_rpc(match, player):
-    """(name, stub method, request) for each of the API's 22 RPCs, with
+    """(name, stub method, request) for each of the API's 26 RPCs, with
     requests that would succeed with the right token."""
     return [
         ("CreatePlayer", srv.players.CreatePlayer, ps.CreatePlayerRequest()),
         ("GetPlayer", srv.players.GetPlayer,
          ps.GetPlayerRequest(name=player.name)),
+        ("ReplaceToken", srv.players.ReplaceToken,
+         ps.ReplaceTokenRequest(name="players/me")),
         ("CreateMatch", srv.matches.CreateMatch,
          ms.CreateMatchRequest(game=game_pb2.KALAH, seats=[
              harness.seat_of(player), ms.Seat(kind=ms.Seat.CPU)])),
@@ -52,6 +54,12 @@ def every_rpc(match, player):
         ("ListAuditLog", srv.admin.ListAuditLog, ad.ListAuditLogRequest()),
         ("VerifyMatch", srv.admin.VerifyMatch,
          ad.VerifyMatchRequest(name=match)),
+        ("RevokeTokens", srv.admin.RevokeTokens,
+         ad.RevokeTokensRequest(name=player.name, reason="x")),
+        ("BanPlayer", srv.admin.BanPlayer,
+         ad.BanPlayerRequest(name=player.name, reason="x")),
+        ("UnbanPlayer", srv.admin.UnbanPlayer,
+         ad.UnbanPlayerRequest(name=player.name, reason="x")),
         ("FindMatch", srv.matchmaking.FindMatch,
          mm.FindMatchRequest(game=game_pb2.KALAH)),
         ("CancelFind", srv.matchmaking.CancelFind, mm.CancelFindRequest()),
@@ -99,7 +107,7 @@ class AuthTest(unittest.TestCase):
 
     def test_garbage_token_is_unauthenticated_on_every_rpc(self):
         rpcs = every_rpc(self.match.name, self.p)
-        self.assertEqual(len(rpcs), 22)
+        self.assertEqual(len(rpcs), 26)
         for name, method, request in rpcs:
             with self.subTest(rpc=name):
                 expect_error(self, method, grpc.StatusCode.UNAUTHENTICATED,
@@ -111,9 +119,11 @@ class AuthTest(unittest.TestCase):
 
     def test_player_calls_need_a_token(self):
         acting = {"CreateMatch", "JoinMatch", "CancelMatch", "Rematch",
-                  "SubmitMove", "Resign", "FindMatch", "CancelFind"}
+                  "SubmitMove", "Resign", "FindMatch", "CancelFind",
+                  "ReplaceToken"}
         admin = {"ListMatches", "GetMatchHistory", "VoidMatch",
-                 "ListAuditLog", "VerifyMatch"}
+                 "ListAuditLog", "VerifyMatch", "RevokeTokens", "BanPlayer",
+                 "UnbanPlayer"}
         for name, method, request in every_rpc(self.match.name, self.p):
             if name in acting | admin:
                 with self.subTest(rpc=name):

@@ -2,7 +2,9 @@
 # `mancala admin matches|history|verify|void|audit` after one ranked Kalah
 # match: the match is listed, its record has one row per stored move, it
 # verifies, voiding it puts both players back at 1500/350 and leaves an
-# audit entry; a wrong or missing admin token is refused.
+# audit entry; a wrong or missing admin token is refused. Then
+# `mancala admin revoke-tokens|ban|unban`: the new token works, a ban and
+# its lift are told and audited, a second ban is refused.
 set -euo pipefail
 MANCALAD=$1 MANCALA=$2 PYTHON=$3
 source "$(dirname "$0")/lib.sh"
@@ -60,4 +62,27 @@ expect_fail "UNAUTHENTICATED" env MANCALA_ADMIN_TOKEN=wrong \
 expect_fail "set MANCALA_ADMIN_TOKEN" env -u MANCALA_ADMIN_TOKEN \
   "$MANCALA" admin matches --server "$S"
 expect_fail "unknown state 'done'" a matches --state done
+
+out=$(a revoke-tokens "$BOB" --reason "token leaked")
+echo "$out"
+NEW=$(echo "$out" | sed -n 2p)
+[[ "$(echo "$out" | head -1)" == "New token of $BOB (Bob), shown once; the old one no longer works:" &&
+   "$NEW" =~ ^[0-9a-f]{32,}$ ]] || fail "revoke-tokens: $out"
+[[ "$("$MANCALA" rating --server "$S" --token "$NEW" --game kalah)" == *kalah* ]] ||
+  fail "the new token does not work"
+[ "$(a ban "$ALICE" --reason "bot" --actor tester)" = "$ALICE (Alice) is banned." ] ||
+  fail "ban"
+expect_fail "FAILED_PRECONDITION" a ban "$ALICE" --reason again
+expect_fail "--reason is required" a ban "$ALICE"
+[ "$(a unban "$ALICE" --reason "appeal")" = "$ALICE (Alice) is no longer banned." ] ||
+  fail "unban"
+a audit --json | "$PYTHON" -c '
+import json, sys
+e = json.load(sys.stdin)["entries"]
+got = [(x["action"], x["target"], x["actor"], x["reason"]) for x in e[:3]]
+want = [("unban_player", sys.argv[1], "admin", "appeal"),
+        ("ban_player", sys.argv[1], "tester", "bot"),
+        ("revoke_tokens", sys.argv[2], "admin", "token leaked")]
+assert got == want, got
+' "$ALICE" "$BOB"
 echo "PASS"

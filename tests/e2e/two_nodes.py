@@ -58,7 +58,8 @@ class Node:
 
     def __init__(self, cluster, name, extra=()):
         import grpc
-        from mancala.v1 import (match_service_pb2_grpc,
+        from mancala.v1 import (admin_service_pb2_grpc,
+                                match_service_pb2_grpc,
                                 matchmaking_service_pb2_grpc,
                                 player_service_pb2_grpc,
                                 rating_service_pb2_grpc)
@@ -86,6 +87,7 @@ class Node:
         self.ratings = rating_service_pb2_grpc.RatingServiceStub(self.channel)
         self.matchmaking = matchmaking_service_pb2_grpc.MatchmakingServiceStub(
             self.channel)
+        self.admin = admin_service_pb2_grpc.AdminServiceStub(self.channel)
 
     def read_log(self):
         with open(self.log, errors="replace") as f:

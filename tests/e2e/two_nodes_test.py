@@ -30,6 +30,8 @@ nodes A and B on one PostgreSQL database over loopback (tests/e2e/two_nodes.py):
 Afterwards, what the tests this one replaced also showed end to end: a
 search on A2 cancelled through B, or dropped, leaves both nodes' counts; a
 join on A2 reaches a watcher on B; SIGTERM on B removes its heartbeat row.
+And credentials (issue 29): a token replaced, a ban and its lift made
+through A2 are honoured by B within a second.
 
 T is set up first, so its 30 s deadline (the shortest turn limit a match
 may have) runs out while steps 1-3 happen; each step prints as it passes,
@@ -65,10 +67,18 @@ WAIT_S = TURN_LIMIT_S + 30  # Longest wait for the deadline.
 TIMEOUT, STAND_IN = 2, 3  # v1.Move.CpuReason.
 
 
+# How long a credentials change made through one node may take to be
+# honoured by the other: the promise (mancala.v1.AdminService, one second)
+# plus an allowance for a loaded 2-core machine; the time taken is printed.
+CREDENTIALS_S = 1.0
+CREDENTIALS_ALLOWANCE_S = 1.0
+ADMIN_TOKEN = "two-nodes-admin-token"
+
+
 def node_flags(node_id):
     return ["--node-id", node_id, "--grace-seconds", str(GRACE_S),
             "--heartbeat-ms", str(HEARTBEAT_MS), "--sweep-ms", str(SWEEP_MS),
-            "--tick-ms", "50"]
+            "--tick-ms", "50", "--admin-token", ADMIN_TOKEN]
 
 
 def fail(msg):
@@ -514,6 +524,7 @@ class Scenario:
                  watch.states)
         watch.cancel()
         say("also: a join on A2 seen by a watcher on B")
+        self.credentials()
 
         b.stop()
         check(b.proc.returncode == 0, "B exited %d on SIGTERM" %
@@ -521,6 +532,64 @@ class Scenario:
         check(self.one("SELECT count(*) FROM nodes WHERE id = 'B'") == "0",
               "B's heartbeat row outlived its SIGTERM")
         say("also: SIGTERM on B removed its heartbeat row")
+
+
+    def credentials(self):
+        """A token replaced, a player banned and the ban lifted through A2,
+        each honoured by B (which remembered the player's token) within
+        CREDENTIALS_S (+ the allowance); the ban's audit entry is read
+        through B."""
+        a, b, grpc = self.a, self.b, self.grpc
+        from mancala.v1 import admin_service_pb2 as ad
+        from mancala.v1 import player_service_pb2 as ps
+        admin = (("authorization", "Bearer " + ADMIN_TOKEN),)
+        me = ps.GetPlayerRequest(name="players/me")
+        r = Player(a, "R")
+
+        def answer(token):
+            """B's answer to players/me with `token`: OK or the code."""
+            try:
+                b.players.GetPlayer(
+                    me, metadata=(("authorization", "Bearer " + token),),
+                    timeout=two_nodes.DEADLINE_S)
+                return grpc.StatusCode.OK
+            except grpc.RpcError as e:
+                return e.code()
+
+        def honoured(token, code, what):
+            started = time.monotonic()
+            wait_for(lambda: answer(token) == code, what)
+            took = time.monotonic() - started
+            check(took <= CREDENTIALS_S + CREDENTIALS_ALLOWANCE_S,
+                  "%s took %.2f s on B" % (what, took))
+            return took
+
+        check(answer(r.token) == grpc.StatusCode.OK, "R's token on B")
+        old = r.token
+        r.token = a.players.ReplaceToken(
+            ps.ReplaceTokenRequest(name="players/me"), metadata=r.md(),
+            timeout=two_nodes.DEADLINE_S).token
+        took_replace = honoured(old, grpc.StatusCode.UNAUTHENTICATED,
+                                "B to refuse R's replaced token")
+        check(answer(r.token) == grpc.StatusCode.OK, "R's new token on B")
+        a.admin.BanPlayer(ad.BanPlayerRequest(name=r.name, reason="bot"),
+                          metadata=admin, timeout=two_nodes.DEADLINE_S)
+        took_ban = honoured(r.token, grpc.StatusCode.PERMISSION_DENIED,
+                            "B to refuse banned R")
+        entry = b.admin.ListAuditLog(
+            ad.ListAuditLogRequest(page_size=1), metadata=admin,
+            timeout=two_nodes.DEADLINE_S).entries[0]
+        check((entry.action, entry.target, entry.reason) ==
+              ("ban_player", r.name, "bot"), "the ban's audit entry: %s" %
+              entry)
+        a.admin.UnbanPlayer(ad.UnbanPlayerRequest(name=r.name, reason="ok"),
+                            metadata=admin, timeout=two_nodes.DEADLINE_S)
+        took_unban = honoured(r.token, grpc.StatusCode.OK,
+                              "B to let unbanned R in")
+        say("also: through A2, R's token replaced (B refused the old one "
+            "after %.2f s), R banned (B refused R after %.2f s: "
+            "PERMISSION_DENIED) and let in again (after %.2f s)" %
+            (took_replace, took_ban, took_unban))
 
 
 def main():

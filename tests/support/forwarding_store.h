@@ -31,6 +31,22 @@ class ForwardingStore : public Store {
     return inner_.FindPlayerByTokenHash(token_hash);
   }
 
+  absl::Status ReplaceTokenHash(const std::string& player_id,
+                                const std::string& token_hash,
+                                const AuditRecord& audit) override {
+    return inner_.ReplaceTokenHash(player_id, token_hash, audit);
+  }
+
+  absl::Status SetBan(const std::string& player_id, int64_t banned_at_ms,
+                      const AuditRecord& audit) override {
+    return inner_.SetBan(player_id, banned_at_ms, audit);
+  }
+
+  absl::StatusOr<CredentialChanges> ListCredentialChanges(
+      int64_t since_ms) override {
+    return inner_.ListCredentialChanges(since_ms);
+  }
+
   absl::Status CreateMatch(const MatchRecord& match) override {
     return inner_.CreateMatch(match);
   }
