@@ -555,7 +555,10 @@ void Server::Shutdown() {
   }
   impl_->cpu->Stop();
   impl_->matches->SetCpuTurnListener(nullptr);
-  // 4. The store closes last, after everything that writes to it.
+  // 4. The store closes last, after everything that writes to it. The
+  //    credential watch first: its thread reads the store and ends
+  //    streams of `matches`.
+  impl_->credential_watch.reset();
   impl_->server.reset();
   impl_->guarded_players.reset();
   impl_->guarded_matches.reset();
@@ -566,6 +569,7 @@ void Server::Shutdown() {
   impl_->matchmaker.reset();
   impl_->match_queue.reset();
   impl_->admin_service.reset();
+  impl_->credential_effects.reset();
   impl_->rating_service.reset();
   impl_->match_service.reset();
   impl_->players.reset();
