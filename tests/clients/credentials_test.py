@@ -40,6 +40,22 @@ def audit_entries(n):
                                   timeout=harness.DEADLINE_S).entries
 
 
+def read_in_background(stream):
+    """Reads `stream` on a thread: (messages so far, [its RpcError] once
+    it ends with one)."""
+    messages, ended = [], []
+
+    def read():
+        try:
+            for message in stream:
+                messages.append(message)
+        except grpc.RpcError as e:
+            ended.append(e)
+
+    threading.Thread(target=read, daemon=True).start()
+    return messages, ended
+
+
 class ReplaceTokenTest(unittest.TestCase):
     def test_the_old_token_fails_at_once(self):
         p = srv.new_player("Rita")
@@ -180,21 +196,12 @@ class BanTest(unittest.TestCase):
         stream = srv.matchmaking.FindMatch(
             mm.FindMatchRequest(game=game_pb2.CONGKAK),
             metadata=a.md(), timeout=harness.DEADLINE_S)
-        updates, ended = [], []
-
-        def read():
-            try:
-                for update in stream:
-                    updates.append(update)
-            except grpc.RpcError as e:
-                ended.append(e.code())
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        updates, ended = read_in_background(stream)
         harness.wait_for(lambda: updates, "the first waiting update")
         self.ban(a)
         harness.wait_for(lambda: ended, "the search to end")
-        self.assertEqual(ended, [grpc.StatusCode.CANCELLED])
+        self.assertEqual([e.code() for e in ended],
+                         [grpc.StatusCode.CANCELLED])
 
     def test_the_banned_players_seat_goes_to_the_cpu_stand_in(self):
         """Their stream that kept the seat present ends PLAYER_BANNED;
@@ -208,16 +215,7 @@ class BanTest(unittest.TestCase):
             stream = own.matches.WatchMatch(
                 ms.WatchMatchRequest(name=match.name), metadata=a.md(),
                 timeout=harness.DEADLINE_S)
-            events, ended = [], []
-
-            def read():
-                try:
-                    for event in stream:
-                        events.append(event)
-                except grpc.RpcError as e:
-                    ended.append(e)
-
-            threading.Thread(target=read, daemon=True).start()
+            events, ended = read_in_background(stream)
             harness.wait_for(lambda: events, "a's watch snapshot")
             own.admin.BanPlayer(ad.BanPlayerRequest(name=a.name,
                                                     reason="bot"),
