@@ -85,19 +85,25 @@ absl::Status SqliteWriter::Run(const WriteFn& fn) {
   }
   queue_.push_back(&job);
   ++stats_.queued;
+  lock.unlock();
   work_cv_.notify_one();
   auto done = [&job] { return job.done; };
-  if (job.deadline && !done_cv_.wait_until(lock, *job.deadline, done)) {
+  std::unique_lock wait(job.mu);
+  if (job.deadline && !job.answered.wait_until(wait, *job.deadline, done)) {
     // Still queued: it leaves the queue and is never written. Taken into a
     // batch already: it is being written, and the commit is near.
+    wait.unlock();
+    lock.lock();
     auto queued = std::find(queue_.begin(), queue_.end(), &job);
     if (queued != queue_.end()) {
       queue_.erase(queued);
       --stats_.queued;
       return DeadlineExceeded();
     }
+    lock.unlock();
+    wait.lock();
   }
-  done_cv_.wait(lock, done);
+  job.answered.wait(wait, done);
   return job.result;
 }
 
@@ -203,9 +209,14 @@ void SqliteWriter::Answer(std::vector<Job*>& batch) {
     std::lock_guard lock(mu_);
     ++stats_.batches;
     stats_.transactions += static_cast<int64_t>(batch.size());
-    for (Job* job : batch) job->done = true;
   }
-  done_cv_.notify_all();
+  for (Job* job : batch) {
+    // Notified under the job's lock: its caller may destroy it as soon as
+    // it gets the lock back.
+    std::lock_guard lock(job->mu);
+    job->done = true;
+    job->answered.notify_one();
+  }
 }
 
 }  // namespace mancala::storage

@@ -88,7 +88,13 @@ class SqliteWriter {
     // answered DEADLINE_EXCEEDED and not run.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     absl::Status result;
-    bool done = false;
+    // Each caller waits on its own: a commit wakes exactly the callers it
+    // answered (a shared condition variable woke every waiter, most of
+    // them to sleep again), and the caller cannot return (destroying the
+    // job) before the writer has let go of `mu`.
+    std::mutex mu;
+    std::condition_variable answered;
+    bool done = false;  // GUARDED_BY(mu)
   };
   void Loop();
   // Runs `batch` as one transaction and sets every job's result. Requires
@@ -106,9 +112,9 @@ class SqliteWriter {
   StoreMetrics* metrics_ = nullptr;
   int wal_frames_ = 0;  // WAL length after the last commit (wal hook).
 
+  // Guards the queue, closing_ and stats_. Never held with a Job::mu.
   mutable std::mutex mu_;
   std::condition_variable work_cv_;  // Jobs queued, or closing.
-  std::condition_variable done_cv_;  // Some job answered.
   std::deque<Job*> queue_;
   bool closing_ = false;
   Stats stats_;

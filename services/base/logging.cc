@@ -2,10 +2,13 @@
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
+
+#include "services/base/batched_log_sink.h"
 
 namespace mancala::services {
 namespace {
@@ -80,6 +83,10 @@ absl::Status ConfigureLogging(const std::string& format,
   if (format != "text" && format != "json") {
     return absl::InvalidArgumentError("--log-format must be text or json");
   }
+  // Standard output, where spdlog's default logger wrote, but many lines
+  // per write (batched_log_sink.h).
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "", std::make_shared<BatchedLogSink>(STDOUT_FILENO)));
   spdlog::set_level(lvl);
   json_logs = format == "json";
   if (json_logs) spdlog::set_formatter(std::make_unique<JsonFormatter>());

@@ -1,4 +1,5 @@
-// mancalad's logs: spdlog's default logger (stderr), as text for people or
+// mancalad's logs: spdlog's default logger (standard output, many lines per
+// write: batched_log_sink.h), as text for people or
 // one JSON object per line for log shippers.
 //
 // In JSON every line is {"time": RFC 3339 UTC, "level": ..., "msg": ...};

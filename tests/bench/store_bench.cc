@@ -25,107 +25,15 @@
 #include <vector>
 
 #include "storage/sqlite_store.h"
+#include "tests/bench/store_load.h"
 
 namespace {
 
-using mancala::storage::MatchRecord;
-using mancala::storage::MoveRow;
-using mancala::storage::SeatRecord;
+using mancala::bench::AppendLoad;
+using mancala::bench::LoadMatch;
+using mancala::bench::LoadMove;
+using mancala::bench::MeasureAppends;
 using mancala::storage::SqliteStore;
-using mancala::storage::SqliteStoreOptions;
-
-struct Run {
-  double appends_per_s = 0;
-  double moves_per_batch = 0;
-  double wal_bytes_per_move = 0;
-};
-
-MatchRecord NewMatch(int i) {
-  MatchRecord m;
-  m.id = "match" + std::to_string(i);
-  m.game = "kalah";
-  m.options = {{"seeds", "4"}};
-  m.seats = {{SeatRecord::Kind::kPlayer, "p1", 0},
-             {SeatRecord::Kind::kPlayer, "p2", 0}};
-  m.created_by = "p1";
-  m.created_at_ms = m.updated_at_ms = 1000 + i;
-  return m;
-}
-
-MoveRow NewMove(const std::string& match_id, int64_t ply) {
-  MoveRow r;
-  r.match_id = match_id;
-  r.ply = ply;
-  r.seat = static_cast<int>(ply % 2);
-  r.pit = static_cast<int>(ply % 6);
-  r.played_at_ms = 2000 + ply;
-  r.events.assign(200, 'e');  // About a real move's serialized events.
-  r.request_id = "req" + std::to_string(ply);
-  r.reply.assign(300, 'r');  // About a real SubmitMove reply.
-  return r;
-}
-
-// `callers` threads append to their own matches for `seconds` (or, if
-// `moves_each` > 0, exactly that many moves each).
-Run Measure(const std::filesystem::path& dir, bool group_commit, int callers,
-            double seconds, int moves_each, int checkpoint_pages) {
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "bench.db").string();
-  SqliteStoreOptions options;
-  options.group_commit = group_commit;
-  options.wal_autocheckpoint_pages = checkpoint_pages;
-  auto opened = SqliteStore::Open(path, options);
-  if (!opened.ok()) {
-    std::fprintf(stderr, "open: %s\n", opened.status().ToString().c_str());
-    std::exit(1);
-  }
-  auto store = *std::move(opened);
-  for (int i = 0; i < callers; ++i) {
-    if (!store->CreateMatch(NewMatch(i)).ok()) std::exit(1);
-  }
-  const auto wal_before = std::filesystem::file_size(path + "-wal");
-  const auto stats_before = store->writer_stats();
-  std::atomic<int64_t> total = 0;
-  std::atomic<bool> failed = false;
-  const auto start = std::chrono::steady_clock::now();
-  const auto until = start + std::chrono::duration<double>(seconds);
-  std::vector<std::thread> threads;
-  for (int i = 0; i < callers; ++i) {
-    threads.emplace_back([&, i] {
-      const std::string id = "match" + std::to_string(i);
-      for (int64_t ply = 1;; ++ply) {
-        if (moves_each > 0 ? ply > moves_each
-                           : std::chrono::steady_clock::now() >= until) {
-          break;
-        }
-        if (!store->AppendMove(NewMove(id, ply), {}).ok()) failed = true;
-        ++total;
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (failed) {
-    std::fprintf(stderr, "an append failed\n");
-    std::exit(1);
-  }
-  const auto stats = store->writer_stats();
-  Run r;
-  r.appends_per_s = total / elapsed;
-  r.moves_per_batch =
-      static_cast<double>(total) /
-      std::max<int64_t>(1, stats.batches - stats_before.batches);
-  r.wal_bytes_per_move =
-      static_cast<double>(std::filesystem::file_size(path + "-wal") -
-                          wal_before) /
-      std::max<int64_t>(1, total);
-  store.reset();
-  std::filesystem::remove_all(dir);
-  return r;
-}
 
 // GetMatch latency (p50, p99 in microseconds) from one reader for
 // `seconds`, while `writers` callers append with group commit.
@@ -135,7 +43,7 @@ std::pair<double, double> ReadLatency(const std::filesystem::path& dir,
   std::filesystem::create_directories(dir);
   auto store = *SqliteStore::Open((dir / "bench.db").string());
   for (int i = 0; i < std::max(1, writers); ++i) {
-    if (!store->CreateMatch(NewMatch(i)).ok()) std::exit(1);
+    if (!store->CreateMatch(LoadMatch(i)).ok()) std::exit(1);
   }
   std::atomic<bool> running = true;
   std::vector<std::thread> threads;
@@ -143,7 +51,7 @@ std::pair<double, double> ReadLatency(const std::filesystem::path& dir,
     threads.emplace_back([&, i] {
       const std::string id = "match" + std::to_string(i);
       for (int64_t ply = 1; running; ++ply) {
-        (void)store->AppendMove(NewMove(id, ply), {});
+        (void)store->AppendMove(LoadMove(id, ply), {});
       }
     });
   }
@@ -205,8 +113,8 @@ int main(int argc, char** argv) {
     std::vector<double> base_rate, group_rate, batch;
     for (int rep = 0; rep < reps; ++rep) {
       base_rate.push_back(
-          Measure(dir, false, callers, seconds, 0, 1000).appends_per_s);
-      Run g = Measure(dir, true, callers, seconds, 0, 1000);
+          MeasureAppends(dir, false, callers, seconds, 0, 1000).appends_per_s);
+      AppendLoad g = MeasureAppends(dir, true, callers, seconds, 0, 1000);
       group_rate.push_back(g.appends_per_s);
       batch.push_back(g.moves_per_batch);
     }
@@ -222,9 +130,9 @@ int main(int argc, char** argv) {
     const int each = wal_moves / callers;
     for (int rep = 0; rep < reps; ++rep) {
       base_wal.push_back(
-          Measure(dir, false, callers, 0, each, 0).wal_bytes_per_move);
+          MeasureAppends(dir, false, callers, 0, each, 0).wal_bytes_per_move);
       group_wal.push_back(
-          Measure(dir, true, callers, 0, each, 0).wal_bytes_per_move);
+          MeasureAppends(dir, true, callers, 0, each, 0).wal_bytes_per_move);
     }
     std::printf("  %2d callers: per-move tx %.0f, group commit %.0f\n", callers,
                 Median(base_wal), Median(group_wal));

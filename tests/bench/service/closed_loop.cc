@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/bench/service/perf_counts.h"
+
 namespace mancala::bench {
 namespace {
 
@@ -88,16 +90,17 @@ double PhaseResult::Percentile(double p) const {
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const ServerProcess* server) {
+                          const ServerProcess* server, bool count_syscalls) {
   std::vector<const ServerProcess*> servers;
   if (server) servers.push_back(server);
-  return RunClosedLoop(sessions, warmup, measure, servers);
+  return RunClosedLoop(sessions, warmup, measure, servers, count_syscalls);
 }
 
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const std::vector<const ServerProcess*>& servers) {
+                          const std::vector<const ServerProcess*>& servers,
+                          bool count_syscalls) {
   Shared shared;
   const Clock::time_point start = Clock::now();
   shared.window_begin = start + warmup;
@@ -120,6 +123,12 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
     }
     return sum;
   };
+  std::vector<std::unique_ptr<PerfCounts>> perf;
+  if (count_syscalls) {
+    for (const ServerProcess* server : servers) {
+      perf.push_back(PerfCounts::Start(server->pid()));
+    }
+  }
   const ProcStats before = stats();
   r.max_threads = before.threads;
   while (Clock::now() < shared.window_end) {
@@ -128,6 +137,14 @@ PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
   }
   const ProcStats after = stats();
   r.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+  if (count_syscalls) {
+    r.syscalls = r.new_threads = 0;
+    for (auto& counter : perf) {
+      const PerfCounts::Counts c = counter->Stop();
+      r.syscalls += c.syscalls;
+      r.new_threads += c.new_threads;
+    }
+  }
   r.seconds = std::chrono::duration<double>(measure).count();
   shared.stop = true;
   {

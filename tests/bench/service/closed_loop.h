@@ -5,7 +5,8 @@
 // A phase runs for `warmup` then `measure`; calls that complete inside the
 // measuring window count, together with the server's CPU time and the most
 // threads it had in that window (sampled every 20 ms), when `server` is
-// given.
+// given; with `count_syscalls`, also the system calls it made and the
+// threads it created in the window (perf_counts.h; throws without perf).
 // Thread-safety: Run() from one thread; sessions are called from gRPC's
 // callback threads, one call at a time per session.
 
@@ -46,6 +47,9 @@ struct PhaseResult {
   double cpu_seconds = 0;            // Server CPU in the window.
   int max_threads = 0;               // Server threads, most seen in the window.
   std::vector<double> latencies_ms;  // Counted OK calls, sorted.
+  // Server system calls and threads created in the window; -1: not
+  // counted.
+  double syscalls = -1, new_threads = -1;
 
   double qps() const { return seconds > 0 ? calls / seconds : 0; }
   double Percentile(double p) const;
@@ -57,13 +61,15 @@ struct PhaseResult {
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const ServerProcess* server);
+                          const ServerProcess* server,
+                          bool count_syscalls = false);
 // The same with several servers (nodes) taking the calls: CPU and threads
 // are their sums.
 PhaseResult RunClosedLoop(std::vector<std::unique_ptr<Session>>& sessions,
                           std::chrono::milliseconds warmup,
                           std::chrono::milliseconds measure,
-                          const std::vector<const ServerProcess*>& servers);
+                          const std::vector<const ServerProcess*>& servers,
+                          bool count_syscalls = false);
 
 }  // namespace mancala::bench
 

@@ -20,6 +20,9 @@ struct Row {
   double p50_ms = 0, p99_ms = 0;
   double cpu_us = 0;   // Server CPU (user + system) per OK call.
   double threads = 0;  // Server threads, most seen.
+  // Server system calls and threads created per OK call (--syscalls);
+  // -1: not counted.
+  double syscalls_per_call = -1, new_threads_per_call = -1;
 };
 
 // The web port's stream phase (--web): `streams` open WatchMatch streams
@@ -61,6 +64,10 @@ struct Header {
 // Row suffix of the phases on two mancalad nodes sharing one PostgreSQL
 // database ("postgres" alone: one node on it).
 inline constexpr char kTwoNodesSuffix[] = "postgres 2 nodes";
+
+// The store alone appending a move's rows with its group commit, on the
+// same disk in the same run ("bare group commit @8"; store_load.h).
+inline constexpr char kBareCommitRow[] = "bare group commit";
 
 // "SubmitMove @64", "Health/Check @8 tmpfs".
 std::string RowName(const std::string& call, int concurrency,

@@ -17,13 +17,18 @@
 // it and natively, a move's delivery to 500 web watchers and to 500
 // native ones, and 2,000 WatchMatch streams open through it at once (the
 // server's threads and memory against idle; every move must reach every
-// stream). Each run starts fresh servers;
+// stream). In the same run, the store alone appends the same rows with its
+// group commit (store_load.h) at the lowest and highest level: rows "bare
+// group commit". With --syscalls, perf stat counts the tmpfs server's
+// system calls and new threads per call in its 8-client phases. Each run
+// starts fresh servers;
 // the table shows the median of --runs runs and every ratio of the issue
 // against its goal. --smoke runs a few seconds (CI); no thresholds.
 //
 //   build/tests/bench/service_bench --mancalad build/services/mancalad
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -38,9 +43,11 @@
 #include <random>
 #include <thread>
 
+#include "storage/sqlite_store.h"
 #include "tests/bench/service/report.h"
 #include "tests/bench/service/sessions.h"
 #include "tests/bench/service/web_load.h"
+#include "tests/bench/store_load.h"
 
 namespace mancala::bench {
 namespace {
@@ -63,6 +70,7 @@ struct Config {
   int memory_matches = 1000;
   int connections = 4;
   milliseconds warmup{1000}, measure{4000};
+  bool syscalls = false;    // perf stat on the CPU-comparison phases.
   bool web = false;         // The web port's phases (WebPhases).
   int web_streams = 2000;   // Open at once through the web port.
   int web_watchers = 500;   // Per move in the delivery phase, each kind.
@@ -85,6 +93,10 @@ Row ToRow(const PhaseResult& r, int concurrency) {
   row.p99_ms = r.Percentile(99);
   row.cpu_us = r.cpu_us_per_call();
   row.threads = r.max_threads;
+  if (r.syscalls >= 0 && r.calls > 0) {
+    row.syscalls_per_call = r.syscalls / static_cast<double>(r.calls);
+    row.new_threads_per_call = r.new_threads / static_cast<double>(r.calls);
+  }
   for (auto [code, n] : r.errors) row.errors += static_cast<double>(n);
   return row;
 }
@@ -123,18 +135,42 @@ void MeasureLevel(const Config& cfg, int n,
                   const std::vector<const ServerProcess*>& servers,
                   const std::string& suffix, RunResult* out) {
   std::vector<std::unique_ptr<Session>> sessions;
+  // Counted where the report compares CPU per call: the tmpfs server (the
+  // disk one without it) at the lowest level.
+  const bool count = cfg.syscalls && n == cfg.levels.front() &&
+                     suffix == (cfg.tmpfs_dir.empty() ? "" : "tmpfs");
   for (int i = 0; i < n; ++i) {
     sessions.push_back(NewHealthSession(connection(i)));
   }
-  out->rows[RowName("Health/Check", n, suffix)] =
-      ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers), n);
+  out->rows[RowName("Health/Check", n, suffix)] = ToRow(
+      RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers, count), n);
   sessions.clear();
   for (int i = 0; i < n; ++i) {
     sessions.push_back(NewMoverSession(connection(i), guests[2 * i],
                                        guests[2 * i + 1], 1000 + i));
   }
-  out->rows[RowName("SubmitMove", n, suffix)] =
-      ToRow(RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers), n);
+  out->rows[RowName("SubmitMove", n, suffix)] = ToRow(
+      RunClosedLoop(sessions, cfg.warmup, cfg.measure, servers, count), n);
+}
+
+// The store alone, on the same disk as mancalad's database: `n` threads
+// append the rows a move writes, through the same group commit
+// (store_load.h), with mancalad's checkpoint setting.
+void BareGroupCommit(const Config& cfg, int n, RunResult* out) {
+  const std::filesystem::path dir =
+      std::filesystem::path(cfg.db_dir) /
+      ("mancala_bare_commit_" + std::to_string(getpid()));
+  const double seconds = std::chrono::duration<double>(cfg.measure).count();
+  const AppendLoad load =
+      MeasureAppends(dir, true, n, seconds, 0,
+                     storage::SqliteStoreOptions().wal_autocheckpoint_pages);
+  Row row;
+  row.concurrency = n;
+  row.qps = load.appends_per_s;
+  row.calls = load.appends_per_s * seconds;
+  row.p50_ms = load.p50_ms;
+  row.p99_ms = load.p99_ms;
+  out->rows[RowName(kBareCommitRow, n, "")] = row;
 }
 
 // Two mancalad nodes on one PostgreSQL database, sessions alternating
@@ -373,6 +409,11 @@ void WebPhases(const Config& cfg, RunResult* out) {
 RunResult RunOnce(const Config& cfg) {
   RunResult run;
   LoadPhases(cfg, cfg.levels, "", &run);
+  for (int n : {cfg.levels.front(), cfg.levels.back()}) {
+    if (!run.rows.count(RowName(kBareCommitRow, n, ""))) {
+      BareGroupCommit(cfg, n, &run);
+    }
+  }
   if (!cfg.tmpfs_dir.empty()) {
     LoadPhases(cfg, {cfg.levels.front()}, "tmpfs", &run);
   }
@@ -425,6 +466,10 @@ int main(int argc, char** argv) {
                  "client connections the calls are spread over")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  app.add_flag("--syscalls", cfg.syscalls,
+               "count the server's system calls and new threads per call "
+               "(perf stat, Debian's linux-perf) in the 8-client Health and "
+               "SubmitMove phases of the tmpfs server");
   app.add_flag("--web", cfg.web,
                "also the web port's phases: unary calls and move delivery "
                "through it against native gRPC, and --web-streams streams "
