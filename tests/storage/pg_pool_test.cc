@@ -13,6 +13,7 @@
 #include <chrono>
 #include <pqxx/pqxx>
 #include <thread>
+#include <vector>
 
 #include "storage/call_deadline.h"
 #include "tests/support/test_database.h"
@@ -102,6 +103,42 @@ TEST_F(PgPoolTest, TheBoundEndsACallWithoutADeadline) {
   EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
   EXPECT_LT(SecondsSince(start), 2.0);
   EXPECT_TRUE(Sleep(**pool, 0.01).ok());
+}
+
+// A freed connection wakes one waiter (pg_pool.cc Release): every release
+// must reach a caller that can use it. Many callers on two connections,
+// every other one with a deadline that passes while it waits: the others
+// all finish, long before their own deadlines (20 s), which is where a
+// lost wake-up would leave them. (The narrowest case, a waiter whose
+// deadline passes just as it is woken, handing the wake-up on, is hit only
+// now and then.)
+TEST_F(PgPoolTest, CallersGivingUpInTheQueueLeaveNoOtherWaiting) {
+  auto pool = PgPool::Open(db_->url(), 2, nullptr);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  for (int round = 0; round < 4; ++round) {
+    constexpr int kCallers = 24;
+    std::vector<absl::Status> got(kCallers);
+    std::vector<std::thread> callers;
+    const Clock::time_point start = Clock::now();
+    for (int i = 0; i < kCallers; ++i) {
+      callers.emplace_back([&, i] {
+        const CallDeadline deadline(i % 2 == 0
+                                        ? start + milliseconds(5 + 5 * i)
+                                        : start + std::chrono::seconds(20));
+        got[i] = Sleep(**pool, 0.02);
+      });
+    }
+    for (std::thread& t : callers) t.join();
+    EXPECT_LT(SecondsSince(start), 5.0) << "round " << round;
+    for (int i = 0; i < kCallers; ++i) {
+      if (i % 2 == 1) {
+        EXPECT_TRUE(got[i].ok()) << "caller " << i << ": " << got[i];
+      } else {
+        EXPECT_TRUE(got[i].ok() || absl::IsDeadlineExceeded(got[i]))
+            << "caller " << i << ": " << got[i];
+      }
+    }
+  }
 }
 
 }  // namespace
