@@ -189,26 +189,26 @@ void PrintReport(const Header& header, const std::vector<int>& levels,
   const bool counted =
       !runs.empty() && Field(runs[0], RowName("SubmitMove", lo, cpu_where),
                              &Row::syscalls_per_call) >= 0;
-  for (const char* call : {"SubmitMove", "Health/Check"}) {
-    if (!counted) break;
+  // Per call, from perf stat: SubmitMove against its goal, Health/Check
+  // beside it as a diagnostic.
+  auto per_call = [&](const char* call, const char* what, double Row::*field,
+                      const char* goal, double most) {
     const bool move = std::string(call) == "SubmitMove";
     const std::string row = RowName(call, lo, cpu_where);
     figures.push_back(
-        {std::string(move ? "" : "  ") + "syscalls per " + call + where,
-         [=](const RunResult& r) {
-           return Field(r, row, &Row::syscalls_per_call);
-         },
-         move ? "<= 12" : "(diagnostic)",
-         move ? std::function<bool(double)>([](double v) { return v <= 12; })
+        {std::string(move ? "" : "  ") + what + " per " + call + where,
+         [=](const RunResult& r) { return Field(r, row, field); },
+         move ? goal : "(diagnostic)",
+         move ? std::function<bool(double)>(
+                    [most](double v) { return v <= most; })
               : nullptr});
-    figures.push_back(
-        {std::string(move ? "" : "  ") + "new threads per " + call + where,
-         [=](const RunResult& r) {
-           return Field(r, row, &Row::new_threads_per_call);
-         },
-         move ? "~0 (<= 0.01)" : "(diagnostic)",
-         move ? std::function<bool(double)>([](double v) { return v <= 0.01; })
-              : nullptr});
+  };
+  if (counted) {
+    for (const char* call : {"SubmitMove", "Health/Check"}) {
+      per_call(call, "syscalls", &Row::syscalls_per_call, "<= 12", 12);
+      per_call(call, "new threads", &Row::new_threads_per_call, "~0 (<= 0.01)",
+               0.01);
+    }
   }
   for (int n : {lo, hi}) {
     const std::string bare = RowName(kBareCommitRow, n, "");
