@@ -1,10 +1,15 @@
 #include "storage/pg_store.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <pqxx/pqxx>
 #include <utility>
 
+#include "storage/call_deadline.h"
 #include "storage/pg_schema.h"
 #include "storage/pg_turn_deadline.h"
 #include "storage/record_names.h"
@@ -137,6 +142,32 @@ void PrepareStatements(pqxx::connection& c) {
             "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, "
             "played_at_ms, events, cpu_reason, request_id, reply) "
             "SELECT id, $2, $7, $8, $9, $4, $10, $11, $12, $13 FROM u");
+  // append_move for many matches at once (pg_append_batcher.h): one array
+  // per column, element i of each the i-th move; returns the match id of
+  // every move stored. The same ply check and the same columns.
+  c.prepare(
+      "append_moves",
+      "WITH i AS (SELECT * FROM unnest($1::text[], $2::bigint[], "
+      "$3::text[], $4::bigint[], $5::bigint[], $6::bytea[], $7::int[], "
+      "$8::int[], $9::bool[], $10::bytea[], $11::int[], $12::text[], "
+      "$13::bytea[], $14::int[], $15::bigint[], $16::text[], $17::bigint[]) "
+      "AS t(match_id, ply, status, played_at_ms, ended_at_ms, result, seat, "
+      "pit, by_cpu, events, cpu_reason, request_id, reply, to_move, "
+      "due_after_ms, claim_node, claim_ttl_ms)), "
+      "u AS (UPDATE matches m SET ply = i.ply, status = i.status, "
+      "updated_at_ms = i.played_at_ms, ended_at_ms = i.ended_at_ms, "
+      "result = i.result, to_move = i.to_move, due_at = CASE WHEN "
+      "i.due_after_ms < 0 THEN NULL ELSE clock_timestamp() + "
+      "i.due_after_ms * interval '1 ms' END, claim_node = i.claim_node, "
+      "claim_ply = CASE WHEN i.claim_node IS NULL THEN NULL ELSE i.ply END, "
+      "claim_until = CASE WHEN i.claim_node IS NULL THEN NULL ELSE "
+      "clock_timestamp() + i.claim_ttl_ms * interval '1 ms' END "
+      "FROM i WHERE m.id = i.match_id AND m.ply = i.ply - 1 "
+      "RETURNING i.*) "
+      "INSERT INTO moves (match_id, ply, seat, pit, by_cpu, played_at_ms, "
+      "events, cpu_reason, request_id, reply) "
+      "SELECT match_id, ply, seat, pit, by_cpu, played_at_ms, events, "
+      "cpu_reason, request_id, reply FROM u RETURNING match_id");
   c.prepare("get_match", MatchSelect() + "FROM matches m WHERE m.id = $1");
   c.prepare("find_move", std::string("SELECT ") + kMoveColumns +
                              " FROM moves WHERE match_id = $1 AND "
@@ -208,7 +239,19 @@ absl::StatusOr<int> PgDeleteOlderThan(PgPool& pool, const char* what,
   return deleted;
 }
 
-PgStore::PgStore(std::unique_ptr<PgPool> pool) : pool_(std::move(pool)) {}
+// The most moves one batch statement carries (pg_append_batcher.h).
+constexpr int kMaxAppendBatch = 128;
+
+PgStore::PgStore(std::unique_ptr<PgPool> pool) : pool_(std::move(pool)) {
+  batcher_ = std::make_unique<PgAppendBatcher>(
+      *pool_, kMaxAppendBatch, PgStore::kAppendThreads,
+      [this](const MoveRow& mv, const MatchUpdate& update) {
+        return AppendOne(mv, update);
+      },
+      [this](const MoveRow& mv, absl::Status cut_off) {
+        return CheckAppended(mv, std::move(cut_off));
+      });
+}
 
 PgStore::~PgStore() = default;
 
@@ -448,7 +491,54 @@ absl::Status PgStore::CheckAppended(const MoveRow& mv, absl::Status cut_off) {
   return cut_off;
 }
 
+namespace {
+
+bool Rated(const MatchUpdate& update) {
+  return !update.rating_changes.empty() || !update.new_ratings.empty();
+}
+
+}  // namespace
+
 absl::Status PgStore::AppendMove(const MoveRow& mv, const MatchUpdate& update) {
+  if (Rated(update)) return AppendOne(mv, update);
+  // Nothing queued: on this thread, which waits for the commit anyway.
+  if (std::optional<absl::Status> s = batcher_->TryAlone(mv, update)) {
+    return *s;
+  }
+  // The answer comes on the batcher's thread; the waiter may have given up
+  // by then, so what they share outlives either.
+  struct Answer {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<absl::Status> status;
+  };
+  auto answer = std::make_shared<Answer>();
+  const std::optional<CallDeadline::Clock::time_point> deadline =
+      CallDeadline::Current();
+  batcher_->Submit(mv, update, deadline, [answer](absl::Status s) {
+    std::lock_guard lock(answer->mu);
+    answer->status = std::move(s);
+    answer->cv.notify_one();
+  });
+  std::unique_lock lock(answer->mu);
+  auto answered = [&] { return answer->status.has_value(); };
+  if (deadline && !answer->cv.wait_until(lock, *deadline, answered)) {
+    return absl::DeadlineExceededError(
+        "append move: the call's deadline passed while the database had "
+        "the move; it may still be stored");
+  }
+  answer->cv.wait(lock, answered);
+  return *answer->status;
+}
+
+void PgStore::AppendMoveAsync(MoveRow move, MatchUpdate update,
+                              AppendDone done) {
+  if (Rated(update)) return done(AppendOne(move, update));
+  batcher_->Submit(std::move(move), std::move(update), CallDeadline::Current(),
+                   std::move(done));
+}
+
+absl::Status PgStore::AppendOne(const MoveRow& mv, const MatchUpdate& update) {
   absl::Status s;
   if (update.rating_changes.empty() && update.new_ratings.empty()) {
     s = pool_->Run("append move", [&](pqxx::connection& c) {

@@ -30,6 +30,7 @@
 #include <memory>
 #include <string>
 
+#include "storage/pg_append_batcher.h"
 #include "storage/pg_pool.h"
 #include "storage/store.h"
 
@@ -55,6 +56,10 @@ class PgStore final : public Store {
 
   // OK if the server answers now (health checks).
   absl::Status Ping();
+  // The append batcher's statements and moves (tests, benchmarks), and
+  // its threads: batches in flight at once (pg_append_batcher.h).
+  PgAppendBatcher::Stats append_stats() const { return batcher_->stats(); }
+  static constexpr int kAppendThreads = 8;
 
   absl::Status CreatePlayer(const PlayerRecord& player) override;
   absl::StatusOr<PlayerRecord> GetPlayer(const std::string& id) override;
@@ -81,8 +86,12 @@ class PgStore final : public Store {
   absl::StatusOr<std::vector<std::string>> ListMatchIds(
       MatchStatus status) override;
 
+  // Moves that do not end a rated match go through the batcher
+  // (pg_append_batcher.h): many matches' moves per statement and commit.
   absl::Status AppendMove(const MoveRow& move,
                           const MatchUpdate& update) override;
+  void AppendMoveAsync(MoveRow move, MatchUpdate update,
+                       AppendDone done) override;
   absl::StatusOr<MoveRow> FindMoveByRequestId(
       const std::string& match_id, const std::string& request_id) override;
   absl::StatusOr<std::vector<MoveRow>> ListMoves(const std::string& match_id,
@@ -137,12 +146,16 @@ class PgStore final : public Store {
                                     const MoveRow& move);
   // After a commit was cut off: OK if exactly this move is stored.
   absl::Status CheckAppended(const MoveRow& move, absl::Status cut_off);
+  // One move in its own statement (a rated end: in its own transaction,
+  // with the ratings).
+  absl::Status AppendOne(const MoveRow& move, const MatchUpdate& update);
   // The first match `query` returns; NOT_FOUND (`missing`) if none.
   absl::StatusOr<MatchRecord> OneMatch(
       const char* what, const std::string& missing,
       const std::function<pqxx::result(pqxx::transaction_base&)>& query);
 
   std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<PgAppendBatcher> batcher_;  // Uses pool_: destroyed first.
 };
 
 // A PostgreSQL text[] literal of `values` (for `= ANY($n::text[])`).

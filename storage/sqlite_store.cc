@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "storage/call_deadline.h"
 #include "storage/record_names.h"
 #include "storage/schema.h"
 
@@ -454,70 +455,93 @@ absl::StatusOr<std::vector<std::string>> SqliteStore::ListMatchIds(
   });
 }
 
+absl::Status SqliteStore::AppendRows(Connection& c, const MoveRow& mv,
+                                     const MatchUpdate& update) {
+  // The ply check makes the append conditional: a stale or repeated
+  // append changes no row and is refused (docs/design.md "The path of a
+  // move"). A move that does not end the match leaves status, end time and
+  // result as they are (in progress, 0, empty): setting them anyway would
+  // rewrite their index entries (matches_by_status, matches_by_ended) on
+  // every move.
+  const bool ends = update.status != MatchStatus::kInProgress ||
+                    update.ended_at_ms != 0 || !update.result.empty();
+  int changed = 0;
+  if (ends) {
+    auto u = c.Prepare(
+        "UPDATE matches SET ply = ?, updated_at_ms = ?, status = ?, "
+        "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");
+    u->bind(1, static_cast<int64_t>(mv.ply));
+    u->bind(2, static_cast<int64_t>(mv.played_at_ms));
+    u->bind(3, StatusName(update.status));
+    u->bind(4, static_cast<int64_t>(update.ended_at_ms));
+    u->bind(5, update.result.data(), static_cast<int>(update.result.size()));
+    u->bind(6, mv.match_id);
+    u->bind(7, static_cast<int64_t>(mv.ply - 1));
+    changed = u->exec();
+  } else {
+    auto u = c.Prepare(
+        "UPDATE matches SET ply = ?, updated_at_ms = ? "
+        "WHERE id = ? AND ply = ?");
+    u->bind(1, static_cast<int64_t>(mv.ply));
+    u->bind(2, static_cast<int64_t>(mv.played_at_ms));
+    u->bind(3, mv.match_id);
+    u->bind(4, static_cast<int64_t>(mv.ply - 1));
+    changed = u->exec();
+  }
+  if (changed == 0) {
+    auto q = c.Prepare("SELECT ply FROM matches WHERE id = ?");
+    q->bind(1, mv.match_id);
+    if (!q->executeStep()) return absl::NotFoundError("match " + mv.match_id);
+    return absl::AbortedError("match " + mv.match_id + " is at ply " +
+                              std::to_string(q->getColumn(0).getInt64()) +
+                              ", not " + std::to_string(mv.ply - 1));
+  }
+  {
+    auto q =
+        c.Prepare(std::string("INSERT INTO moves (match_id, ") + kMoveColumns +
+                  ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q->bind(1, mv.match_id);
+    q->bind(2, static_cast<int64_t>(mv.ply));
+    q->bind(3, mv.seat);
+    q->bind(4, mv.pit);
+    q->bind(5, mv.by_cpu ? 1 : 0);
+    q->bind(6, static_cast<int64_t>(mv.played_at_ms));
+    q->bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
+    q->bind(8, mv.cpu_reason);
+    BindOrNull(*q, 9, mv.request_id);
+    q->bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
+    q->exec();
+  }
+  WriteRatings(c, update.rating_changes, update.new_ratings);
+  return absl::OkStatus();
+}
+
 absl::Status SqliteStore::AppendMove(const MoveRow& mv,
                                      const MatchUpdate& update) {
-  const absl::Status status = Write("append move", [&](Connection& c) {
-    // The ply check makes the append conditional: a stale or repeated
-    // append changes no row and is refused (docs/design.md "The path of a
-    // move"). A move that does not end the match leaves status, end time and
-    // result as they are (in progress, 0, empty): setting them anyway would
-    // rewrite their index entries (matches_by_status, matches_by_ended) on
-    // every move.
-    const bool ends = update.status != MatchStatus::kInProgress ||
-                      update.ended_at_ms != 0 || !update.result.empty();
-    int changed = 0;
-    if (ends) {
-      auto u = c.Prepare(
-          "UPDATE matches SET ply = ?, updated_at_ms = ?, status = ?, "
-          "ended_at_ms = ?, result = ? WHERE id = ? AND ply = ?");
-      u->bind(1, static_cast<int64_t>(mv.ply));
-      u->bind(2, static_cast<int64_t>(mv.played_at_ms));
-      u->bind(3, StatusName(update.status));
-      u->bind(4, static_cast<int64_t>(update.ended_at_ms));
-      u->bind(5, update.result.data(), static_cast<int>(update.result.size()));
-      u->bind(6, mv.match_id);
-      u->bind(7, static_cast<int64_t>(mv.ply - 1));
-      changed = u->exec();
-    } else {
-      auto u = c.Prepare(
-          "UPDATE matches SET ply = ?, updated_at_ms = ? "
-          "WHERE id = ? AND ply = ?");
-      u->bind(1, static_cast<int64_t>(mv.ply));
-      u->bind(2, static_cast<int64_t>(mv.played_at_ms));
-      u->bind(3, mv.match_id);
-      u->bind(4, static_cast<int64_t>(mv.ply - 1));
-      changed = u->exec();
-    }
-    if (changed == 0) {
-      auto q = c.Prepare("SELECT ply FROM matches WHERE id = ?");
-      q->bind(1, mv.match_id);
-      if (!q->executeStep()) return absl::NotFoundError("match " + mv.match_id);
-      return absl::AbortedError("match " + mv.match_id + " is at ply " +
-                                std::to_string(q->getColumn(0).getInt64()) +
-                                ", not " + std::to_string(mv.ply - 1));
-    }
-    {
-      auto q =
-          c.Prepare(std::string("INSERT INTO moves (match_id, ") +
-                    kMoveColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-      q->bind(1, mv.match_id);
-      q->bind(2, static_cast<int64_t>(mv.ply));
-      q->bind(3, mv.seat);
-      q->bind(4, mv.pit);
-      q->bind(5, mv.by_cpu ? 1 : 0);
-      q->bind(6, static_cast<int64_t>(mv.played_at_ms));
-      q->bind(7, mv.events.data(), static_cast<int>(mv.events.size()));
-      q->bind(8, mv.cpu_reason);
-      BindOrNull(*q, 9, mv.request_id);
-      q->bind(10, mv.reply.data(), static_cast<int>(mv.reply.size()));
-      q->exec();
-    }
-    WriteRatings(c, update.rating_changes, update.new_ratings);
-    return absl::OkStatus();
-  });
+  const absl::Status status = Write(
+      "append move", [&](Connection& c) { return AppendRows(c, mv, update); });
   // Durable now, whichever batch carried it (store_metrics.h).
   if (status.ok() && metrics() != nullptr) metrics()->OnMoveCommitted();
   return status;
+}
+
+void SqliteStore::AppendMoveAsync(MoveRow move, MatchUpdate update,
+                                  AppendDone done) {
+  StoreMetrics* const m = metrics();
+  writer_->Submit(
+      [move = std::move(move), update = std::move(update)](Connection& c) {
+        try {
+          return AppendRows(c, move, update);
+        } catch (const SQLite::Exception& e) {
+          return FromException(e, "append move");
+        }
+      },
+      CallDeadline::Current(),
+      [m, done = std::move(done)](absl::Status status) {
+        status = ReportFailure(m, "append move", std::move(status));
+        if (status.ok() && m != nullptr) m->OnMoveCommitted();
+        done(std::move(status));
+      });
 }
 
 absl::StatusOr<MoveRow> SqliteStore::FindMoveByRequestId(

@@ -105,6 +105,10 @@ class SqliteStore final : public Store {
 
   absl::Status AppendMove(const MoveRow& move,
                           const MatchUpdate& update) override;
+  // `done` runs on the writer thread after the batch's commit
+  // (SqliteWriter::Submit).
+  void AppendMoveAsync(MoveRow move, MatchUpdate update,
+                       AppendDone done) override;
   absl::StatusOr<std::vector<MoveRow>> ListMoves(const std::string& match_id,
                                                  int64_t from_ply,
                                                  int limit) override;
@@ -155,6 +159,10 @@ class SqliteStore final : public Store {
   }
   // Replaces the seats rows of `match` (and its players' history index).
   static void WriteSeats(Connection& c, const MatchRecord& match);
+  // AppendMove's rows: the ply-checked UPDATE of the match, the move, and
+  // at a rated end the ratings. ABORTED / NOT_FOUND as AppendMove.
+  static absl::Status AppendRows(Connection& c, const MoveRow& mv,
+                                 const MatchUpdate& update);
   // Writes rating changes and ratings.
   static void WriteRatings(Connection& c,
                            const std::vector<RatingChange>& changes,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "storage/call_deadline.h"
 
@@ -105,6 +106,36 @@ absl::Status SqliteWriter::Run(const WriteFn& fn) {
   }
   job.answered.wait(wait, done);
   return job.result;
+}
+
+void SqliteWriter::Submit(
+    WriteFn fn, std::optional<std::chrono::steady_clock::time_point> deadline,
+    Done done) {
+  auto job = std::make_unique<Job>();
+  job->owned_fn = std::move(fn);
+  job->fn = &job->owned_fn;
+  job->deadline = deadline;
+  job->on_done = std::move(done);
+  std::unique_lock lock(mu_);
+  if (closing_) {
+    lock.unlock();
+    job->on_done(absl::UnavailableError("the store is closing"));
+    return;
+  }
+  if (!group_commit_) {
+    lock.unlock();
+    std::vector<Job*> batch = {job.release()};
+    {
+      std::lock_guard conn(connection_.mu);
+      RunBatch(batch);
+    }
+    Answer(batch);
+    return;
+  }
+  queue_.push_back(job.release());
+  ++stats_.queued;
+  lock.unlock();
+  work_cv_.notify_one();
 }
 
 void SqliteWriter::Loop() {
@@ -211,6 +242,11 @@ void SqliteWriter::Answer(std::vector<Job*>& batch) {
     stats_.transactions += static_cast<int64_t>(batch.size());
   }
   for (Job* job : batch) {
+    if (job->on_done) {  // Submit(): ours to delete once answered.
+      std::unique_ptr<Job> owned(job);
+      owned->on_done(std::move(owned->result));
+      continue;
+    }
     // Notified under the job's lock: its caller may destroy it as soon as
     // it gets the lock back.
     std::lock_guard lock(job->mu);

@@ -27,16 +27,28 @@
 // and it is never written later. One the writer has begun runs to its
 // commit (a local disk; its caller waits for it).
 //
-// Close() stops taking work (later Run() calls get UNAVAILABLE), answers
-// everything already queued (committed as usual) and joins the thread.
+// Submit() is Run() without the wait, for callers that must not hold a
+// thread while a batch commits (gRPC's callback API, issue 28): the write
+// is queued and `done` is called with its status on the writer thread
+// right after its batch's commit (or on the caller's thread: UNAVAILABLE
+// when closing, and every write without group commit). A submitted write
+// whose deadline has passed when the writer reaches it is not run and gets
+// DEADLINE_EXCEEDED then (no timer answers it earlier: a queued write
+// waits for at most the batch before it).
 //
-// Thread safety: Run() may be called from any thread. The write function
-// runs on the writer thread (or the caller's, without group commit) and must
-// not call back into the writer.
+// Close() stops taking work (later Run() and Submit() calls get
+// UNAVAILABLE), answers everything already queued (committed as usual) and
+// joins the thread.
+//
+// Thread safety: Run() and Submit() may be called from any thread. The
+// write function runs on the writer thread (or the caller's, without group
+// commit) and must not call back into the writer; so must `done`, which
+// must also return quickly (the next batch waits for it).
 
 #ifndef MANCALA_STORAGE_SQLITE_WRITER_H_
 #define MANCALA_STORAGE_SQLITE_WRITER_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -65,7 +77,13 @@ class SqliteWriter {
                int checkpoint_pages);
   ~SqliteWriter();  // Close().
 
+  // Called once with a submitted write's status (see above).
+  using Done = std::function<void(absl::Status)>;
+
   absl::Status Run(const WriteFn& fn);
+  void Submit(WriteFn fn,
+              std::optional<std::chrono::steady_clock::time_point> deadline,
+              Done done);
   void Close();
 
   // Where each commit is reported (one CommitReport per batch); null
@@ -84,6 +102,11 @@ class SqliteWriter {
  private:
   struct Job {
     const WriteFn* fn = nullptr;
+    // Submit(): the job owns its write (fn points at it) and is answered
+    // by calling `on_done`, then deleted. Run(): both empty; the caller
+    // waits on `answered` and owns the job.
+    WriteFn owned_fn;
+    Done on_done;
     // The caller's (call_deadline.h): a job still queued when it passes is
     // answered DEADLINE_EXCEEDED and not run.
     std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -33,6 +33,7 @@
 #define MANCALA_STORAGE_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -280,6 +281,18 @@ class Store {
   // is at another ply (nothing written). NOT_FOUND for an unknown match.
   virtual absl::Status AppendMove(const MoveRow& move,
                                   const MatchUpdate& update) = 0;
+  // AppendMove without holding the calling thread while the move becomes
+  // durable (gRPC's callback API, issue 28): `done` gets what AppendMove
+  // would return, once. It may run before this returns, or on a thread of
+  // the store's own (SQLite: the writer, right after the commit), so it
+  // must return quickly and must not write to the store itself (reads are
+  // fine). The calling thread's deadline (call_deadline.h) applies as for
+  // AppendMove. The default runs AppendMove on the calling thread.
+  using AppendDone = std::function<void(absl::Status)>;
+  virtual void AppendMoveAsync(MoveRow move, MatchUpdate update,
+                               AppendDone done) {
+    done(AppendMove(move, update));
+  }
   // The move recorded for a client request id; NOT_FOUND if none.
   virtual absl::StatusOr<MoveRow> FindMoveByRequestId(
       const std::string& match_id, const std::string& request_id) = 0;

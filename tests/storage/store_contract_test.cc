@@ -8,7 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "storage/open_store.h"
 #include "tests/storage/store_test_fixture.h"
@@ -92,6 +96,47 @@ TEST_P(StoreContract, AppendMoveIsConditionalOnThePly) {
   ASSERT_EQ(moves->size(), 1u);
   EXPECT_EQ((*moves)[0].pit, 2);
   EXPECT_EQ(store->GetMatch("m1")->ply, 1);
+}
+
+// AppendMoveAsync answers what AppendMove would, once, and an OK means the
+// move is stored: readable from the moment `done` runs.
+TEST_P(StoreContract, AppendMoveAsyncAnswersAsAppendMoveOnce) {
+  auto store = Open();
+  ASSERT_TRUE(store->CreateMatch(SampleMatch()).ok());
+  struct Answer {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<absl::Status> statuses;
+    std::vector<size_t> moves_seen;
+  } answer;
+  auto append = [&](MoveRow row) {
+    store->AppendMoveAsync(row, {}, [&](absl::Status s) {
+      const size_t seen = store->ListMoves("m1", 1, 100)->size();
+      std::lock_guard lock(answer.mu);
+      answer.statuses.push_back(std::move(s));
+      answer.moves_seen.push_back(seen);
+      answer.cv.notify_all();
+    });
+    std::unique_lock lock(answer.mu);
+    answer.cv.wait(lock, [&] { return !answer.statuses.empty(); });
+    absl::Status s = answer.statuses.back();
+    EXPECT_EQ(answer.statuses.size(), 1u);
+    answer.statuses.clear();
+    return s;
+  };
+  EXPECT_TRUE(append(Move(1, 1, 2)).ok());
+  EXPECT_EQ(answer.moves_seen.back(), 1u);              // Stored before `done`.
+  EXPECT_TRUE(absl::IsAborted(append(Move(1, 1, 3))));  // Ply 1 again.
+  EXPECT_TRUE(absl::IsAborted(append(Move(3, 0, 0))));  // From the future.
+  EXPECT_TRUE(append(Move(2, 0, 4)).ok());
+  EXPECT_EQ(answer.moves_seen.back(), 2u);
+  MoveRow unknown = Move(1, 0, 0);
+  unknown.match_id = "nope";
+  EXPECT_TRUE(absl::IsNotFound(append(unknown)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::lock_guard lock(answer.mu);
+  EXPECT_TRUE(answer.statuses.empty());  // No second answer came.
+  EXPECT_EQ(store->GetMatch("m1")->ply, 2);
 }
 
 TEST_P(StoreContract, ReopenedDatabaseRestoresTheMatchExactly) {
