@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "storage/call_deadline.h"
+#include "storage/pg_store.h"  // PgTextArray
 #include "storage/record_names.h"
 
 namespace mancala::storage {
@@ -295,9 +296,7 @@ void PgAppendBatcher::RunBatch(std::vector<std::unique_ptr<Job>>& batch) {
       refused.push_back(job->move.match_id);
   }
   if (refused.empty()) return;
-  ArrayLiteral ids;
-  for (const std::string& id : refused) ids.Add(id);
-  const std::string id_array = std::move(ids).Done();
+  const std::string id_array = PgTextArray(refused);
   std::map<std::string, int64_t> plies;
   const absl::Status read = pool_.Run("append moves", [&](pqxx::connection& c) {
     pqxx::nontransaction tx(c);
