@@ -254,9 +254,10 @@ int main(int argc, char** argv) {
                            mancala::services::kMancalaVersion + " (revision " +
                            mancala::services::kMancalaRevision + ")");
   app.add_option("--max-threads", options.max_threads,
-                 "most threads serving unary calls at once; a call beyond "
-                 "them is answered RESOURCE_EXHAUSTED (retry) instead of "
-                 "growing the server")
+                 "most threads serving the matchmaking and admin unary "
+                 "calls at once; a call beyond them is answered "
+                 "RESOURCE_EXHAUSTED (retry) instead of growing the server "
+                 "(the play path takes no thread per call)")
       ->check(CLI::Range(2, 100000))
       ->capture_default_str();
   // Default by backend: behind a load balancer (several nodes on one

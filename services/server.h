@@ -103,11 +103,13 @@ struct ServerOptions {
   // A folder whose files the web port serves to GET and HEAD (the board
   // page; services/web/web_root.h); empty = none.
   std::string web_root;
-  // Most threads gRPC may run unary calls on (grpc::ResourceQuota); a call
-  // that finds them all busy is answered RESOURCE_EXHAUSTED at once (the
-  // client may retry) rather than given a new thread. Streams (WatchMatch,
-  // FindMatch) run on gRPC's callback threads and are not counted; nor are
-  // the server's own few fixed threads (ticker, CPU players, watch fan-out).
+  // Most threads gRPC may run synchronous unary calls on
+  // (grpc::ResourceQuota): the matchmaking and admin services'. A call that
+  // finds them all busy is answered RESOURCE_EXHAUSTED at once (the client
+  // may retry) rather than given a new thread. The play path (the player,
+  // match and rating services) and the streams run on gRPC's callback API
+  // with no thread per call and are not counted; nor are the server's own
+  // few fixed threads (ticker, CPU players, watch fan-out, store writer).
   int max_threads = 128;
   int fanout_threads = 2;  // Threads that feed watch streams.
   // Longest time between two queue updates to a searcher.

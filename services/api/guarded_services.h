@@ -24,11 +24,17 @@
 
 namespace mancala::services {
 
-// The request and response types of a unary handler, from its pointer.
+// The request and response types of a unary handler, from its pointer:
+// one that returns its status, or one that answers through a callback.
 template <class M>
 struct Unary;
-template <class C, class Req, class Resp>
-struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
+template <class C, class Context, class Req, class Resp>
+struct Unary<grpc::Status (C::*)(Context*, const Req*, Resp*)> {
+  using Request = Req;
+  using Response = Resp;
+};
+template <class C, class Context, class Req, class Resp, class Done>
+struct Unary<void (C::*)(Context*, const Req*, Resp*, Done)> {
   using Request = Req;
   using Response = Resp;
 };
@@ -52,15 +58,57 @@ struct Unary<grpc::Status (C::*)(grpc::ServerContext*, const Req*, Resp*)> {
       Method, grpc::Status s = limiter_.Allow(ClientAddress(*context)); \
       return s.ok() ? impl_.Method(context, request, response) : s;)
 
-class GuardedPlayerService final : public v1::PlayerService::Service {
+// The same for a method of a service on gRPC's callback API: `body` runs
+// on the thread gRPC calls the method on (it waits for no commit of a
+// move: SubmitMove answers through GuardAsync) and the call is finished
+// with its status.
+#define MANCALA_CALLBACK_CALL(Method, body)                                   \
+  grpc::ServerUnaryReactor* Method(                                           \
+      grpc::CallbackServerContext* context,                                   \
+      const typename Unary<decltype(&Impl::Method)>::Request* request,        \
+      typename Unary<decltype(&Impl::Method)>::Response* response) override { \
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();            \
+    grpc::Status status;                                                      \
+    {                                                                         \
+      const ClientDeadline deadline(*context, bound_);                        \
+      status = Guard(#Method, [&] { body });                                  \
+    }                                                                         \
+    reactor->Finish(status);                                                  \
+    return reactor;                                                           \
+  }
+#define MANCALA_CALLBACK_UNARY(Method) \
+  MANCALA_CALLBACK_CALL(Method, return impl_.Method(context, request, response);)
+#define MANCALA_CALLBACK_LIMITED(Method)                                \
+  MANCALA_CALLBACK_CALL(                                                \
+      Method, grpc::Status s = limiter_.Allow(ClientAddress(*context)); \
+      return s.ok() ? impl_.Method(context, request, response) : s;)
+// A method that answers through a callback (`done`), maybe later and from
+// another thread (rpc_guard.h GuardAsync).
+#define MANCALA_CALLBACK_ASYNC(Method)                                        \
+  grpc::ServerUnaryReactor* Method(                                           \
+      grpc::CallbackServerContext* context,                                   \
+      const typename Unary<decltype(&Impl::Method)>::Request* request,        \
+      typename Unary<decltype(&Impl::Method)>::Response* response) override { \
+    return GuardAsync(#Method, *context, bound_,                              \
+                      [&](std::function<void(grpc::Status)> done) {           \
+                        impl_.Method(context, request, response,              \
+                                     std::move(done));                        \
+                      });                                                     \
+  }
+
+// The player, match and rating services (the play path) run on gRPC's
+// callback API: no thread per call (issue 28). Matchmaking's unary
+// methods and the admin service stay synchronous, bounded by
+// --max-threads.
+class GuardedPlayerService final : public v1::PlayerService::CallbackService {
  public:
   using Impl = PlayerServiceImpl;
   GuardedPlayerService(Impl& impl, PeerLimiter& limiter,
                        std::chrono::milliseconds bound)
       : impl_(impl), limiter_(limiter), bound_(bound) {}
-  MANCALA_GUARDED_LIMITED(CreatePlayer)
-  MANCALA_GUARDED_UNARY(GetPlayer)
-  MANCALA_GUARDED_UNARY(ReplaceToken)
+  MANCALA_CALLBACK_LIMITED(CreatePlayer)
+  MANCALA_CALLBACK_UNARY(GetPlayer)
+  MANCALA_CALLBACK_UNARY(ReplaceToken)
 
  private:
   Impl& impl_;
@@ -68,22 +116,20 @@ class GuardedPlayerService final : public v1::PlayerService::Service {
   const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
-class GuardedMatchService final
-    : public v1::MatchService::WithCallbackMethod_WatchMatch<
-          v1::MatchService::Service> {
+class GuardedMatchService final : public v1::MatchService::CallbackService {
  public:
   using Impl = MatchServiceImpl;
   GuardedMatchService(Impl& impl, PeerLimiter& limiter,
                       std::chrono::milliseconds bound)
       : impl_(impl), limiter_(limiter), bound_(bound) {}
-  MANCALA_GUARDED_LIMITED(CreateMatch)
-  MANCALA_GUARDED_UNARY(GetMatch)
-  MANCALA_GUARDED_UNARY(JoinMatch)
-  MANCALA_GUARDED_UNARY(CancelMatch)
-  MANCALA_GUARDED_LIMITED(Rematch)
-  MANCALA_GUARDED_UNARY(SubmitMove)
-  MANCALA_GUARDED_UNARY(Resign)
-  MANCALA_GUARDED_UNARY(ListMoves)
+  MANCALA_CALLBACK_LIMITED(CreateMatch)
+  MANCALA_CALLBACK_UNARY(GetMatch)
+  MANCALA_CALLBACK_UNARY(JoinMatch)
+  MANCALA_CALLBACK_UNARY(CancelMatch)
+  MANCALA_CALLBACK_LIMITED(Rematch)
+  MANCALA_CALLBACK_ASYNC(SubmitMove)
+  MANCALA_CALLBACK_UNARY(Resign)
+  MANCALA_CALLBACK_UNARY(ListMoves)
   grpc::ServerWriteReactor<v1::WatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context,
       const v1::WatchMatchRequest* request) override {
@@ -118,14 +164,14 @@ class GuardedMatchmakingService final
   const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
-class GuardedRatingService final : public v1::RatingService::Service {
+class GuardedRatingService final : public v1::RatingService::CallbackService {
  public:
   using Impl = RatingServiceImpl;
   GuardedRatingService(Impl& impl, std::chrono::milliseconds bound)
       : impl_(impl), bound_(bound) {}
-  MANCALA_GUARDED_UNARY(GetRating)
-  MANCALA_GUARDED_UNARY(ListLeaderboard)
-  MANCALA_GUARDED_UNARY(GetRatingHistory)
+  MANCALA_CALLBACK_UNARY(GetRating)
+  MANCALA_CALLBACK_UNARY(ListLeaderboard)
+  MANCALA_CALLBACK_UNARY(GetRatingHistory)
 
  private:
   Impl& impl_;
@@ -151,6 +197,10 @@ class GuardedAdminService final : public v1::AdminService::Service {
   const std::chrono::milliseconds bound_;  // ClientDeadline's.
 };
 
+#undef MANCALA_CALLBACK_ASYNC
+#undef MANCALA_CALLBACK_LIMITED
+#undef MANCALA_CALLBACK_UNARY
+#undef MANCALA_CALLBACK_CALL
 #undef MANCALA_GUARDED_UNARY
 #undef MANCALA_GUARDED_LIMITED
 #undef MANCALA_GUARDED_CALL

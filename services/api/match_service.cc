@@ -9,6 +9,7 @@
 #include "services/api/auth.h"
 #include "services/api/move_pages.h"
 #include "services/api/player_service.h"
+#include "services/api/rpc_guard.h"
 #include "services/api/watch_stream.h"
 #include "services/base/text.h"
 #include "services/wire/convert.h"
@@ -50,7 +51,7 @@ std::string RequestFingerprint(const v1::CreateMatchRequest& request) {
 }  // namespace
 
 grpc::Status MatchServiceImpl::CreateMatch(
-    grpc::ServerContext* context, const v1::CreateMatchRequest* request,
+    grpc::ServerContextBase* context, const v1::CreateMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
   if (grpc::Status s =
@@ -142,7 +143,7 @@ grpc::Status MatchServiceImpl::CreateMatch(
   return MatchAnswer(matches_.Create(match, &view), view, response);
 }
 
-grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
+grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContextBase* context,
                                         const v1::GetMatchRequest* request,
                                         v1::Match* response) {
   storage::PlayerRecord viewer;
@@ -156,32 +157,41 @@ grpc::Status MatchServiceImpl::GetMatch(grpc::ServerContext* context,
   return MatchAnswer(matches_.Get(id, viewer.id, &view), view, response);
 }
 
-grpc::Status MatchServiceImpl::SubmitMove(grpc::ServerContext* context,
-                                          const v1::SubmitMoveRequest* request,
-                                          v1::SubmitMoveResponse* response) {
+void MatchServiceImpl::SubmitMove(grpc::ServerContextBase* context,
+                                  const v1::SubmitMoveRequest* request,
+                                  v1::SubmitMoveResponse* response,
+                                  std::function<void(grpc::Status)> done) {
   storage::PlayerRecord caller;
   std::string id;
   if (grpc::Status s = CallerAndMatch(*context, *request, Caller::kPlayer,
                                       request->name(), "name", &caller, &id);
       !s.ok()) {
-    return s;
+    done(s);
+    return;
   }
   if (request->has_expected_ply() && request->expected_ply() < 0) {
-    return GrpcInvalidField("expected_ply must be >= 0, got " +
-                            std::to_string(request->expected_ply()));
+    done(GrpcInvalidField("expected_ply must be >= 0, got " +
+                          std::to_string(request->expected_ply())));
+    return;
   }
   services::MoveRequest move;
-  move.player_id = caller.id;
+  move.player_id = std::move(caller.id);
   move.pit = request->pit();
   if (request->has_expected_ply()) move.expected_ply = request->expected_ply();
   move.request_id = request->request_id();
-  MoveReply reply;
-  absl::Status s = matches_.Play(id, move, &reply);
-  if (s.ok()) s = ToProto(reply, response);
-  return ToGrpc(s);
+  matches_.PlayAsync(
+      id, std::move(move),
+      [response, done = std::move(done)](absl::Status s, MoveReply reply) {
+        // On the store's thread: an exception is answered here, not let
+        // out into the writer.
+        done(Guard("SubmitMove", [&] {
+          if (s.ok()) s = ToProto(reply, response);
+          return ToGrpc(s);
+        }));
+      });
 }
 
-grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
+grpc::Status MatchServiceImpl::Resign(grpc::ServerContextBase* context,
                                       const v1::ResignRequest* request,
                                       v1::Match* response) {
   storage::PlayerRecord caller;
@@ -195,7 +205,7 @@ grpc::Status MatchServiceImpl::Resign(grpc::ServerContext* context,
   return MatchAnswer(matches_.Resign(id, caller.id, &view), view, response);
 }
 
-grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
+grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContextBase* context,
                                          const v1::ListMovesRequest* request,
                                          v1::ListMovesResponse* response) {
   storage::PlayerRecord viewer;
@@ -212,7 +222,7 @@ grpc::Status MatchServiceImpl::ListMoves(grpc::ServerContext* context,
       response->mutable_moves(), response->mutable_next_page_token());
 }
 
-grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
+grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContextBase* context,
                                          const v1::JoinMatchRequest* request,
                                          v1::Match* response) {
   storage::PlayerRecord caller;
@@ -232,7 +242,7 @@ grpc::Status MatchServiceImpl::JoinMatch(grpc::ServerContext* context,
 }
 
 grpc::Status MatchServiceImpl::CancelMatch(
-    grpc::ServerContext* context, const v1::CancelMatchRequest* request,
+    grpc::ServerContextBase* context, const v1::CancelMatchRequest* request,
     v1::Match* response) {
   storage::PlayerRecord caller;
   std::string id;
@@ -245,7 +255,7 @@ grpc::Status MatchServiceImpl::CancelMatch(
   return MatchAnswer(matches_.Cancel(id, caller.id, &view), view, response);
 }
 
-grpc::Status MatchServiceImpl::Rematch(grpc::ServerContext* context,
+grpc::Status MatchServiceImpl::Rematch(grpc::ServerContextBase* context,
                                        const v1::RematchRequest* request,
                                        v1::Match* response) {
   storage::PlayerRecord caller;

@@ -14,11 +14,12 @@
 
 namespace mancala::services {
 
-// WatchMatch uses the callback API (one write in flight per stream, nothing
-// blocking); the unary methods are synchronous.
-class MatchServiceImpl final
-    : public v1::MatchService::WithCallbackMethod_WatchMatch<
-          v1::MatchService::Service> {
+// Served on gRPC's callback API (guarded_services.h): a method runs on
+// the thread gRPC calls it on and must not wait for a commit there.
+// SubmitMove answers through `done` when the store has the move
+// (LiveMatches::PlayAsync); WatchMatch keeps one write in flight per
+// stream, nothing blocking.
+class MatchServiceImpl final {
  public:
   // `max_queued_events`: events a WatchMatch stream may fall behind before
   // it is dropped with RESOURCE_EXHAUSTED (event_stream.h).
@@ -30,33 +31,36 @@ class MatchServiceImpl final
         matches_(matches),
         max_queued_events_(max_queued_events) {}
 
-  grpc::Status CreateMatch(grpc::ServerContext* context,
+  grpc::Status CreateMatch(grpc::ServerContextBase* context,
                            const v1::CreateMatchRequest* request,
-                           v1::Match* response) override;
-  grpc::Status GetMatch(grpc::ServerContext* context,
+                           v1::Match* response);
+  grpc::Status GetMatch(grpc::ServerContextBase* context,
                         const v1::GetMatchRequest* request,
-                        v1::Match* response) override;
-  grpc::Status SubmitMove(grpc::ServerContext* context,
-                          const v1::SubmitMoveRequest* request,
-                          v1::SubmitMoveResponse* response) override;
-  grpc::Status Resign(grpc::ServerContext* context,
+                        v1::Match* response);
+  // `done` gets the answer once, before this returns or on the store's
+  // thread; `response` is filled before it.
+  void SubmitMove(grpc::ServerContextBase* context,
+                  const v1::SubmitMoveRequest* request,
+                  v1::SubmitMoveResponse* response,
+                  std::function<void(grpc::Status)> done);
+  grpc::Status Resign(grpc::ServerContextBase* context,
                       const v1::ResignRequest* request,
-                      v1::Match* response) override;
-  grpc::Status ListMoves(grpc::ServerContext* context,
+                      v1::Match* response);
+  grpc::Status ListMoves(grpc::ServerContextBase* context,
                          const v1::ListMovesRequest* request,
-                         v1::ListMovesResponse* response) override;
-  grpc::Status JoinMatch(grpc::ServerContext* context,
+                         v1::ListMovesResponse* response);
+  grpc::Status JoinMatch(grpc::ServerContextBase* context,
                          const v1::JoinMatchRequest* request,
-                         v1::Match* response) override;
-  grpc::Status CancelMatch(grpc::ServerContext* context,
+                         v1::Match* response);
+  grpc::Status CancelMatch(grpc::ServerContextBase* context,
                            const v1::CancelMatchRequest* request,
-                           v1::Match* response) override;
-  grpc::Status Rematch(grpc::ServerContext* context,
+                           v1::Match* response);
+  grpc::Status Rematch(grpc::ServerContextBase* context,
                        const v1::RematchRequest* request,
-                       v1::Match* response) override;
+                       v1::Match* response);
   grpc::ServerWriteReactor<v1::WatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context,
-      const v1::WatchMatchRequest* request) override;
+      const v1::WatchMatchRequest* request);
 
  private:
   // Admit()s the request for `who` and reads the id of the match named

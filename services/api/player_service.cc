@@ -9,7 +9,7 @@
 namespace mancala::services {
 
 grpc::Status PlayerServiceImpl::CreatePlayer(
-    grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
+    grpc::ServerContextBase* context, const v1::CreatePlayerRequest* request,
     v1::CreatePlayerResponse* response) {
   storage::PlayerRecord caller;
   if (grpc::Status s =
@@ -45,7 +45,7 @@ grpc::Status PlayerServiceImpl::CreatePlayer(
   return grpc::Status::OK;
 }
 
-grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
+grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContextBase* context,
                                           const v1::GetPlayerRequest* request,
                                           v1::Player* response) {
   storage::PlayerRecord me;
@@ -74,7 +74,7 @@ grpc::Status PlayerServiceImpl::GetPlayer(grpc::ServerContext* context,
 }
 
 grpc::Status PlayerServiceImpl::ReplaceToken(
-    grpc::ServerContext* context, const v1::ReplaceTokenRequest* request,
+    grpc::ServerContextBase* context, const v1::ReplaceTokenRequest* request,
     v1::ReplaceTokenResponse* response) {
   storage::PlayerRecord me;
   if (grpc::Status s = auth_.Admit(*context, *request, Caller::kPlayer, &me);

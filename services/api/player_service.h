@@ -10,21 +10,21 @@
 
 namespace mancala::services {
 
-class PlayerServiceImpl final : public v1::PlayerService::Service {
+class PlayerServiceImpl final {
  public:
   PlayerServiceImpl(storage::Store& store, Authenticator& auth,
                     const Clock& clock)
       : store_(store), auth_(auth), clock_(clock) {}
 
-  grpc::Status CreatePlayer(grpc::ServerContext* context,
+  grpc::Status CreatePlayer(grpc::ServerContextBase* context,
                             const v1::CreatePlayerRequest* request,
-                            v1::CreatePlayerResponse* response) override;
-  grpc::Status GetPlayer(grpc::ServerContext* context,
+                            v1::CreatePlayerResponse* response);
+  grpc::Status GetPlayer(grpc::ServerContextBase* context,
                          const v1::GetPlayerRequest* request,
-                         v1::Player* response) override;
-  grpc::Status ReplaceToken(grpc::ServerContext* context,
+                         v1::Player* response);
+  grpc::Status ReplaceToken(grpc::ServerContextBase* context,
                             const v1::ReplaceTokenRequest* request,
-                            v1::ReplaceTokenResponse* response) override;
+                            v1::ReplaceTokenResponse* response);
 
  private:
   storage::Store& store_;

@@ -26,7 +26,7 @@ grpc::Status KnownPlayer(storage::Store& store, const std::string& id) {
 
 }  // namespace
 
-grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* context,
+grpc::Status RatingServiceImpl::GetRating(grpc::ServerContextBase* context,
                                           const v1::GetRatingRequest* request,
                                           v1::Rating* response) {
   storage::PlayerRecord caller;
@@ -57,7 +57,7 @@ grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* context,
 }
 
 grpc::Status RatingServiceImpl::ListLeaderboard(
-    grpc::ServerContext* context, const v1::ListLeaderboardRequest* request,
+    grpc::ServerContextBase* context, const v1::ListLeaderboardRequest* request,
     v1::ListLeaderboardResponse* response) {
   storage::PlayerRecord caller;
   if (grpc::Status s =
@@ -111,7 +111,7 @@ grpc::Status RatingServiceImpl::ListLeaderboard(
 }
 
 grpc::Status RatingServiceImpl::GetRatingHistory(
-    grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
+    grpc::ServerContextBase* context, const v1::GetRatingHistoryRequest* request,
     v1::GetRatingHistoryResponse* response) {
   storage::PlayerRecord caller;
   if (grpc::Status s =

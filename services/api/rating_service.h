@@ -8,19 +8,19 @@
 
 namespace mancala::services {
 
-class RatingServiceImpl final : public v1::RatingService::Service {
+class RatingServiceImpl final {
  public:
   explicit RatingServiceImpl(storage::Store& store) : store_(store) {}
 
-  grpc::Status GetRating(grpc::ServerContext* context,
+  grpc::Status GetRating(grpc::ServerContextBase* context,
                          const v1::GetRatingRequest* request,
-                         v1::Rating* response) override;
-  grpc::Status ListLeaderboard(grpc::ServerContext* context,
+                         v1::Rating* response);
+  grpc::Status ListLeaderboard(grpc::ServerContextBase* context,
                                const v1::ListLeaderboardRequest* request,
-                               v1::ListLeaderboardResponse* response) override;
+                               v1::ListLeaderboardResponse* response);
   grpc::Status GetRatingHistory(
-      grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
-      v1::GetRatingHistoryResponse* response) override;
+      grpc::ServerContextBase* context, const v1::GetRatingHistoryRequest* request,
+      v1::GetRatingHistoryResponse* response);
 
  private:
   storage::Store& store_;

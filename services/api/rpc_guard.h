@@ -15,7 +15,10 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <exception>
 #include <optional>
 
@@ -58,6 +61,34 @@ class FailedStream final : public grpc::ServerWriteReactor<Event> {
   explicit FailedStream(const grpc::Status& status) { this->Finish(status); }
   void OnDone() override { delete this; }
 };
+
+// A unary call on the callback API whose `body(done)` answers through
+// `done` (a std::function<void(grpc::Status)>), once, now or later from any
+// thread: the call is finished then. An exception out of `body` answers
+// INTERNAL unless `done` ran. `body` runs inside a ClientDeadline, so a
+// store write it starts carries the client's deadline.
+template <class Body>
+grpc::ServerUnaryReactor* GuardAsync(const char* rpc,
+                                     grpc::CallbackServerContext& context,
+                                     std::chrono::milliseconds bound,
+                                     Body&& body) {
+  grpc::ServerUnaryReactor* reactor = context.DefaultReactor();
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  std::function<void(grpc::Status)> done = [reactor,
+                                            answered](grpc::Status status) {
+    if (!answered->exchange(true)) reactor->Finish(std::move(status));
+  };
+  grpc::Status thrown;
+  {
+    const ClientDeadline deadline(context, bound);
+    thrown = Guard(rpc, [&] {
+      body(done);
+      return grpc::Status::OK;
+    });
+  }
+  if (!thrown.ok()) done(thrown);
+  return reactor;
+}
 
 template <class Event, class Body>
 grpc::ServerWriteReactor<Event>* GuardStream(const char* rpc, Body&& body) {

@@ -13,10 +13,16 @@ class UnparsedRequestInterceptor final
   void Intercept(
       grpc::experimental::InterceptorBatchMethods* methods) override {
     if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::POST_RECV_MESSAGE)) {
+      // The message, or null when the bytes did not parse.
+      unparsed_ = methods->GetRecvMessage() == nullptr;
+    }
+    if (methods->QueryInterceptionHookPoint(
             InterceptionHookPoints::PRE_SEND_STATUS)) {
       const grpc::Status s = methods->GetSendStatus();
-      if (s.error_code() == grpc::StatusCode::INTERNAL &&
-          s.error_message().empty() && s.error_details().empty()) {
+      if (s.error_message().empty() && s.error_details().empty() &&
+          (s.error_code() == grpc::StatusCode::INTERNAL ||
+           (s.error_code() == grpc::StatusCode::UNIMPLEMENTED && unparsed_))) {
         methods->ModifySendStatus(
             GrpcError(grpc::StatusCode::INVALID_ARGUMENT, "INVALID_UTF8",
                       "the request does not parse: a string field is not valid "
@@ -25,6 +31,12 @@ class UnparsedRequestInterceptor final
     }
     methods->Proceed();
   }
+
+ private:
+  // The callback API answers a request that does not parse with
+  // UNIMPLEMENTED and no message, before any handler runs; a method this
+  // server lacks answers the same but never receives its request.
+  bool unparsed_ = false;
 };
 
 class Factory final

@@ -6,7 +6,10 @@
 // empty message. That blames the server for a client's input, so this
 // interceptor turns exactly that status (INTERNAL, no message, no details:
 // the services never send it) into INVALID_ARGUMENT with reason
-// INVALID_UTF8 (mancala.v1.ErrorReason) on every RPC.
+// INVALID_UTF8 (mancala.v1.ErrorReason) on every RPC. The callback API
+// (guarded_services.h) answers the same with UNIMPLEMENTED and no message
+// instead: turned the same way when the request arrived unparsed (a method
+// this server lacks answers UNIMPLEMENTED too, but receives no request).
 // Thread-safety: interceptors are per call.
 
 #ifndef MANCALA_SERVICES_API_UNPARSED_REQUEST_H_

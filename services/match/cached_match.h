@@ -43,6 +43,11 @@ struct CachedMatch {
       ABSL_GUARDED_BY(mu);
   // Orders this match's watch events; made at the first watcher.
   std::shared_ptr<StrandPool::Strand> fanout ABSL_GUARDED_BY(mu);
+  // False while a move of the match is being stored without its lock held
+  // (MovePath::PlayAsync): the live match is the one before that move, and
+  // nothing may write the match or read it back from the store until the
+  // store answers (SettledLock).
+  bool settled ABSL_GUARDED_BY(mu) = true;
 
   // `grace_ms`, `partial_view`: the clock's (turn_clock.h).
   CachedMatch(storage::MatchRecord r, engine::State s, int64_t grace_ms,
@@ -81,6 +86,27 @@ struct CachedMatch {
             : std::make_shared<const std::vector<std::shared_ptr<WatchSink>>>(
                   watchers);
   }
+};
+
+// Holds `live.mu` once the match is settled (no move of it is being
+// stored): what its holder reads of the match is what the store has, and
+// what it writes comes after every move answered so far. Every holder that
+// writes the match, reads it back from the store (Replication::Refresh) or
+// plays on it takes this lock; the watchers' bookkeeping, which does
+// neither, takes the plain mutex.
+class ABSL_SCOPED_LOCKABLE SettledLock {
+ public:
+  explicit SettledLock(CachedMatch& live) ABSL_EXCLUSIVE_LOCK_FUNCTION(live.mu)
+      : mu_(live.mu) {
+    live.mu.Lock();
+    live.mu.Await(Condition(&live.settled));
+  }
+  ~SettledLock() ABSL_UNLOCK_FUNCTION() { mu_.Unlock(); }
+  SettledLock(const SettledLock&) = delete;
+  SettledLock& operator=(const SettledLock&) = delete;
+
+ private:
+  Mutex& mu_;
 };
 
 }  // namespace mancala::services

@@ -49,7 +49,7 @@ void CpuTurns::PlayDue(const storage::DueTurn& due) {
   if (!registry_.Find(due.match_id, &live).ok()) return;  // Swept again.
   std::optional<CpuTurn> turn;
   {
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     if (!catch_up_.Run(*live).ok()) return;
     if (live->record.status != MatchStatus::kInProgress ||
         live->state.is_over() || live->record.ply != due.ply ||

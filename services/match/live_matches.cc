@@ -19,7 +19,7 @@ LiveMatches::LiveMatches(storage::Store& store, const Clock& clock,
       watchers_(context_, registry_, watch_fanout, strands_),
       catch_up_(context_, registry_, watchers_),
       cpu_turns_(context_, registry_, watchers_, catch_up_),
-      move_path_(context_, registry_, watchers_, cpu_turns_),
+      move_path_(context_, registry_, watchers_, cpu_turns_, strands_),
       lifecycle_(context_, registry_, watchers_, cpu_turns_),
       admin_(context_, registry_) {}
 
@@ -53,7 +53,10 @@ absl::Status LiveMatches::Get(const std::string& id,
   LivePtr live;
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
-  if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
+  if (absl::Status s = context_.replication->RefreshIfSettled(*live);
+      !s.ok()) {
+    return s;
+  }
   watchers_.Touch(*live, viewer_id);
   live->View(context_.clock.NowMs(), out);
   return absl::OkStatus();
@@ -66,7 +69,8 @@ absl::Status LiveMatches::ListMoves(const std::string& id, int64_t from_ply,
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   {
     MutexLock lock(&live->mu);
-    if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
+    if (absl::Status s = context_.replication->RefreshIfSettled(*live);
+        !s.ok()) {
       return s;
     }
     *finished = live->ended();
@@ -89,7 +93,7 @@ void LiveMatches::Tick() {
     for (LivePtr& live : all) {
       std::optional<CpuTurn> turn;
       {
-        MutexLock lock(&live->mu);
+        SettledLock lock(*live);
         if (live->ended()) {
           if (live->watchers.empty()) evict.push_back(live->record.id);
           continue;

@@ -134,6 +134,10 @@ class LiveMatches {
                     MoveReply* out) {
     return move_path_.Play(id, move, out);
   }
+  void PlayAsync(const std::string& id, MoveRequest move,
+                 MovePath::MoveDone done) {
+    move_path_.PlayAsync(id, std::move(move), std::move(done));
+  }
   absl::Status PlayCpu(const CpuTurn& turn, int pit) {
     return move_path_.PlayCpu(turn, pit);
   }

@@ -21,7 +21,7 @@ absl::Status MatchAdmin::VoidMatch(const std::string& id,
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   // Lock order: the match lock, then the ratings lock (live_matches.h),
   // both held to the end: the check, the recomputation and the record agree.
-  MutexLock lock(&live->mu);
+  SettledLock lock(*live);
   if (live->record.status != MatchStatus::kFinished) {
     return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_RATED",
                        MatchName(id) + " is not a finished match");

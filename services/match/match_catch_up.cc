@@ -118,7 +118,7 @@ void MatchCatchUp::FollowStandIn(CachedMatch& live,
 void MatchCatchUp::OnMoveNotice(const std::string& id, int64_t ply) {
   LivePtr live = registry_.Cached(id);
   if (!live) return;  // Not cached here: read when asked.
-  MutexLock lock(&live->mu);
+  SettledLock lock(*live);
   // A notice at the cached ply is another node's join or cancel, news only
   // to watchers (this node's own notices are not delivered: move_notices.h).
   if (live->record.ply < ply || (live->record.ply == ply && live->audience)) {
@@ -128,7 +128,7 @@ void MatchCatchUp::OnMoveNotice(const std::string& id, int64_t ply) {
 
 void MatchCatchUp::Resync() {
   for (LivePtr& live : registry_.All()) {
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     if (!live->ended()) static_cast<void>(Run(*live));  // Reads retry.
   }
 }

@@ -27,7 +27,7 @@ absl::Status MatchLifecycle::Create(const NewMatch& request, MatchView* out) {
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     live->View(context_.clock.NowMs(), out);
     turn = cpu_turns_.Due(*live);
   }
@@ -56,7 +56,7 @@ absl::Status MatchLifecycle::Join(const std::string& invite_code,
   if (absl::Status s = registry_.Find(*id, &live); !s.ok()) return s;
   std::optional<CpuTurn> turn;
   {
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
       return s;
     }
@@ -126,7 +126,7 @@ absl::Status MatchLifecycle::Cancel(const std::string& id,
                                     MatchView* out) {
   LivePtr live;
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
-  MutexLock lock(&live->mu);
+  SettledLock lock(*live);
   if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
   storage::MatchRecord& rec = live->record;
   if (rec.created_by != player_id) {
@@ -172,7 +172,7 @@ absl::Status MatchLifecycle::Rematch(const std::string& id,
   NewMatch again;
   std::string existing;
   {
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) {
       return s;
     }
@@ -212,7 +212,7 @@ absl::Status MatchLifecycle::Rematch(const std::string& id,
     } else if (!s.ok()) {
       return StorageFailure(s);
     }
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     live->record.rematch_id = existing;
   }
   LivePtr next;
@@ -260,7 +260,7 @@ void MatchLifecycle::ExpireWaiting() {
   for (const std::string& id : registry_.TakeExpired(now)) {
     LivePtr live;
     if (!registry_.Find(id, &live).ok()) continue;
-    MutexLock lock(&live->mu);
+    SettledLock lock(*live);
     // Started or cancelled since it was indexed: nothing to do.
     if (live->record.status != MatchStatus::kWaiting) continue;
     MatchView out;

@@ -28,7 +28,10 @@ absl::Status MatchWatchers::Watch(const std::string& id,
   if (absl::Status s = registry_.Find(id, &live); !s.ok()) return s;
   MutexLock lock(&live->mu);
   if (closed_) return ShuttingDown("watch again");
-  if (absl::Status s = context_.replication->Refresh(*live); !s.ok()) return s;
+  if (absl::Status s = context_.replication->RefreshIfSettled(*live);
+      !s.ok()) {
+    return s;
+  }
   const int max = context_.options.max_watchers;
   if (static_cast<int>(live->watchers.size()) >= max) {
     return DomainError(absl::StatusCode::kResourceExhausted,

@@ -46,6 +46,14 @@ class Replication {
   // (REPLAY_FAILED, BAD_STORED_DATA)).
   virtual absl::Status Refresh(CachedMatch& live)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) = 0;
+  // Refresh() for a reader that does not wait for the match to settle
+  // (cached_match.h): an unsettled match is caught up by its own move's
+  // landing first (read back now, that move could be applied twice), so
+  // the reader gets it as cached, the match as this node last answered it.
+  absl::Status RefreshIfSettled(CachedMatch& live)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) {
+    return live.settled ? Refresh(live) : absl::OkStatus();
+  }
   // `live` changed in the store (committed).
   virtual void Changed(const CachedMatch& live)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(live.mu) = 0;

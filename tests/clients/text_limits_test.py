@@ -57,6 +57,16 @@ class DisplayNameTest(unittest.TestCase):
             response_deserializer=ps.CreatePlayerResponse.FromString)
         expect_error(self, raw, grpc.StatusCode.INVALID_ARGUMENT,
                      "INVALID_UTF8", b"\x0a\x02\xc3\x28")
+        # The callback API answers unparsed bytes UNIMPLEMENTED, as it
+        # does a method the server lacks: that one stays UNIMPLEMENTED.
+        lacking = srv.channel.unary_unary(
+            "/mancala.v1.PlayerService/NoSuchMethod",
+            request_serializer=lambda b: b,
+            response_deserializer=lambda b: b)
+        with self.assertRaises(grpc.RpcError) as caught:
+            lacking(b"\x0a\x02\xc3\x28")
+        self.assertEqual(caught.exception.code(),
+                         grpc.StatusCode.UNIMPLEMENTED)
 
 
 class EveryStringIsBoundedTest(unittest.TestCase):

@@ -1,5 +1,7 @@
 // mancalad --max-threads: under many more concurrent calls than the bound,
-// the real server keeps its threads bounded and answers every call OK or
+// the real server keeps its threads bounded. The play path runs on gRPC's
+// callback API with no thread per call (issue 28), so none of these calls
+// is refused: each is answered OK (or NOT_FOUND, below), none
 // RESOURCE_EXHAUSTED. The binary comes from $MANCALAD (CMake).
 
 #include <gtest/gtest.h>
@@ -15,12 +17,13 @@
 namespace mancala::bench {
 namespace {
 
-TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
+TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndAreAllServed) {
   const char* binary = std::getenv("MANCALAD");
   ASSERT_NE(binary, nullptr) << "set MANCALAD to the mancalad binary";
   constexpr int kBound = 4;
   constexpr int kMatches = 48;  // Two players each; calls in flight.
-  // On disk: every move waits for its fsync, so calls pile up.
+  // On disk: every move waits for its fsync, so calls pile up (with a
+  // thread per call, they met the bound: thousands refused in 2 s).
   auto server = ServerProcess::Start(
       binary, std::filesystem::temp_directory_path().string(),
       {"--max-threads", std::to_string(kBound), "--grace-seconds", "86400",
@@ -47,13 +50,14 @@ TEST(MancaladThreads, ManyCallsStayUnderTheBoundAndGetOkOrResourceExhausted) {
       static_cast<long long>(r.errors[grpc::StatusCode::RESOURCE_EXHAUSTED]));
   EXPECT_GT(r.calls, 0) << "no SubmitMove was answered OK";
   for (auto [code, n] : r.errors) {
-    // GetMatch of an unknown match is NOT_FOUND when it runs at all.
-    EXPECT_TRUE(code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
-                code == grpc::StatusCode::NOT_FOUND)
+    // GetMatch of an unknown match is NOT_FOUND. (The printf above made a
+    // RESOURCE_EXHAUSTED entry, 0 if none.)
+    if (n == 0) continue;
+    EXPECT_EQ(code, grpc::StatusCode::NOT_FOUND)
         << n << " calls answered " << code;
   }
-  EXPECT_GT(r.errors[grpc::StatusCode::RESOURCE_EXHAUSTED], 0)
-      << "96 calls in flight never met the bound of " << kBound;
+  EXPECT_GT(r.errors[grpc::StatusCode::NOT_FOUND], 0)
+      << "no GetMatch was answered";
   // The server's threads grew by at most the bound of call threads, plus
   // the helpers gRPC starts on its own under load, which are not call
   // threads: its timer pool ("grpc_global_tim" in /proc/<pid>/task/*/comm)
