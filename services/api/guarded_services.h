@@ -60,21 +60,17 @@ struct Unary<void (C::*)(Context*, const Req*, Resp*, Done)> {
 
 // The same for a method of a service on gRPC's callback API: `body` runs
 // on the thread gRPC calls the method on (it waits for no commit of a
-// move: SubmitMove answers through GuardAsync) and the call is finished
-// with its status.
+// move: SubmitMove answers through MANCALA_CALLBACK_ASYNC) and the call is
+// finished with its status, through the same GuardAsync.
 #define MANCALA_CALLBACK_CALL(Method, body)                                   \
   grpc::ServerUnaryReactor* Method(                                           \
       grpc::CallbackServerContext* context,                                   \
       const typename Unary<decltype(&Impl::Method)>::Request* request,        \
       typename Unary<decltype(&Impl::Method)>::Response* response) override { \
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();            \
-    grpc::Status status;                                                      \
-    {                                                                         \
-      const ClientDeadline deadline(*context, bound_);                        \
-      status = Guard(#Method, [&] { body });                                  \
-    }                                                                         \
-    reactor->Finish(status);                                                  \
-    return reactor;                                                           \
+    return GuardAsync(#Method, *context, bound_,                              \
+                      [&](std::function<void(grpc::Status)> done) {           \
+                        done([&]() -> grpc::Status { body }());               \
+                      });                                                     \
   }
 #define MANCALA_CALLBACK_UNARY(Method) \
   MANCALA_CALLBACK_CALL(Method, return impl_.Method(context, request, response);)
