@@ -78,12 +78,13 @@ absl::Status MovePath::CheckMove(CachedMatch& live, const MoveRequest& move,
       return StorageFailure(first.status());
     }
   }
-  const engine::State& state = live.state;
-  const int pits = state.rules().pits;
+  // live.state, not a local reference to it: clang's thread-safety
+  // analysis loses live.mu on the alias.
+  const int pits = live.state.rules().pits;
   if (move.pit < 0 || move.pit >= pits) {
     return MoveErrorStatus(engine::MoveError::kPitOutOfRange, move.pit, pits,
                            rec.status == MatchStatus::kInProgress
-                               ? state.LegalMoves()
+                               ? live.state.LegalMoves()
                                : std::vector<int>{});
   }
   if (rec.status != MatchStatus::kInProgress) return NotStarted(rec);
@@ -93,7 +94,7 @@ absl::Status MovePath::CheckMove(CachedMatch& live, const MoveRequest& move,
                            ", not " + std::to_string(*move.expected_ply),
                        {{"ply", std::to_string(rec.ply)}});
   }
-  *seat = state.to_move();
+  *seat = live.state.to_move();
   if (!live.HoldsSeat(move.player_id, *seat)) {
     return DomainError(absl::StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
                        "it is seat " + std::to_string(*seat) + "'s turn (" +
