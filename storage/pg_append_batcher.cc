@@ -7,8 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "storage/append_refusal.h"
 #include "storage/call_deadline.h"
-#include "storage/pg_store.h"  // PgTextArray
+#include "storage/pg_store.h"  // AppendPgArrayElement, PgTextArray
 #include "storage/record_names.h"
 
 namespace mancala::storage {
@@ -21,12 +22,7 @@ class ArrayLiteral {
  public:
   void Add(const std::string& value) {
     Separator();
-    out_ += '"';
-    for (char c : value) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += c;
-    }
-    out_ += '"';
+    AppendPgArrayElement(&out_, value);
   }
   void Add(int64_t value) { Add(std::to_string(value)); }
   void AddBool(bool value) { Add(std::string(value ? "t" : "f")); }
@@ -319,9 +315,7 @@ void PgAppendBatcher::RunBatch(std::vector<std::unique_ptr<Job>>& batch) {
     } else if (at == plies.end()) {
       job->result = absl::NotFoundError("match " + mv.match_id);
     } else {
-      job->result = absl::AbortedError("match " + mv.match_id + " is at ply " +
-                                       std::to_string(at->second) + ", not " +
-                                       std::to_string(mv.ply - 1));
+      job->result = PlyTaken(mv, at->second);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <pqxx/pqxx>
 #include <utility>
 
+#include "storage/append_refusal.h"
 #include "storage/call_deadline.h"
 #include "storage/pg_schema.h"
 #include "storage/pg_turn_deadline.h"
@@ -210,16 +211,20 @@ absl::Status OptionsUnreadable(const std::exception& e) {
 
 }  // namespace
 
+void AppendPgArrayElement(std::string* out, const std::string& value) {
+  *out += '"';
+  for (char c : value) {
+    if (c == '"' || c == '\\') *out += '\\';
+    *out += c;
+  }
+  *out += '"';
+}
+
 std::string PgTextArray(const std::vector<std::string>& values) {
   std::string out = "{";
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ',';
-    out += '"';
-    for (char c : values[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
+    AppendPgArrayElement(&out, values[i]);
   }
   return out + "}";
 }
@@ -472,9 +477,7 @@ absl::Status PgStore::AppendRefused(pqxx::transaction_base& tx,
   pqxx::result r =
       tx.exec_params("SELECT ply FROM matches WHERE id = $1", mv.match_id);
   if (r.empty()) return absl::NotFoundError("match " + mv.match_id);
-  return absl::AbortedError("match " + mv.match_id + " is at ply " +
-                            r[0][0].as<std::string>() + ", not " +
-                            std::to_string(mv.ply - 1));
+  return PlyTaken(mv, r[0][0].as<int64_t>());
 }
 
 absl::Status PgStore::CheckAppended(const MoveRow& mv, absl::Status cut_off) {

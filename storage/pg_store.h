@@ -160,6 +160,10 @@ class PgStore final : public Store {
 
 // A PostgreSQL text[] literal of `values` (for `= ANY($n::text[])`).
 std::string PgTextArray(const std::vector<std::string>& values);
+// Appends `value` to `out` as one quoted element of an array literal (its
+// quotes and backslashes escaped): PgTextArray's elements, and those of
+// PgAppendBatcher's typed arrays, which PostgreSQL casts from the text.
+void AppendPgArrayElement(std::string* out, const std::string& value);
 
 // Deletes the rows of `table` whose timestamptz `column` is more than
 // `silent_ms` milliseconds before the server's now(), and returns how many:

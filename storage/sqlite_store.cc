@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "storage/append_refusal.h"
 #include "storage/call_deadline.h"
 #include "storage/record_names.h"
 #include "storage/schema.h"
@@ -492,9 +493,7 @@ absl::Status SqliteStore::AppendRows(Connection& c, const MoveRow& mv,
     auto q = c.Prepare("SELECT ply FROM matches WHERE id = ?");
     q->bind(1, mv.match_id);
     if (!q->executeStep()) return absl::NotFoundError("match " + mv.match_id);
-    return absl::AbortedError("match " + mv.match_id + " is at ply " +
-                              std::to_string(q->getColumn(0).getInt64()) +
-                              ", not " + std::to_string(mv.ply - 1));
+    return PlyTaken(mv, q->getColumn(0).getInt64());
   }
   {
     auto q =

@@ -86,8 +86,13 @@ TEST_P(StoreContract, AppendMoveIsConditionalOnThePly) {
   ASSERT_TRUE(store->CreateMatch(SampleMatch()).ok());
   ASSERT_TRUE(store->AppendMove(Move(1, 1, 2), {}).ok());
   // The same ply again (a duplicate) and a ply from the future are refused.
-  EXPECT_TRUE(absl::IsAborted(store->AppendMove(Move(1, 1, 3), {})));
-  EXPECT_TRUE(absl::IsAborted(store->AppendMove(Move(3, 0, 0), {})));
+  const absl::Status again = store->AppendMove(Move(1, 1, 3), {});
+  EXPECT_TRUE(absl::IsAborted(again)) << again;
+  // The same words on every backend (append_refusal.h).
+  EXPECT_EQ(again.message(), "match m1 is at ply 1, not 0");
+  const absl::Status ahead = store->AppendMove(Move(3, 0, 0), {});
+  EXPECT_TRUE(absl::IsAborted(ahead)) << ahead;
+  EXPECT_EQ(ahead.message(), "match m1 is at ply 1, not 2");
   MoveRow unknown = Move(1, 0, 0);
   unknown.match_id = "nope";
   EXPECT_TRUE(absl::IsNotFound(store->AppendMove(unknown, {})));
