@@ -12,6 +12,7 @@
 #include "services/api/protobuf_log.h"
 #include "services/base/build_info.h"
 #include "services/base/logging.h"
+#include "services/base/mutex.h"
 #include "services/server.h"
 #include "storage/open_store.h"
 
@@ -32,6 +33,8 @@ std::string RedactPassword(std::string url) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // gRPC's locks without abseil's debug-build lock graph (mutex.h).
+  mancala::services::SkipAbseilDeadlockDetection();
   mancala::services::ServerOptions options;
   std::vector<int> budgets(options.cpu_budget_ms.begin(),
                            options.cpu_budget_ms.end());

@@ -33,21 +33,27 @@ int64_t BatchedLogSink::writes() const {
 void BatchedLogSink::sink_it_(const spdlog::details::log_msg& msg) {
   spdlog::memory_buf_t line;
   formatter_->format(msg, line);  // Outside mu_: the writer never waits on it.
-  bool was_empty;
+  bool wake;
   {
     std::lock_guard lock(mu_);
-    was_empty = pending_.empty();
+    const size_t before = pending_.size();
     pending_.append(line.data(), line.size());
     ++appended_;
+    // A non-empty buffer means the writer is awake, lingering or about to
+    // take it: it needs a wake-up only for the first line, and to end its
+    // linger once the buffer is full.
+    wake = before == 0 || (before < kFullBytes && pending_.size() >= kFullBytes);
   }
-  // A non-empty buffer means the writer is awake or about to take it.
-  if (was_empty) wake_.notify_one();
+  if (wake) wake_.notify_one();
 }
 
 void BatchedLogSink::flush_() {
   std::unique_lock lock(mu_);
   const int64_t target = appended_;
+  ++flushing_;
+  wake_.notify_one();
   written_.wait(lock, [&] { return done_ >= target; });
+  --flushing_;
 }
 
 void BatchedLogSink::Loop() {
@@ -56,6 +62,9 @@ void BatchedLogSink::Loop() {
   for (;;) {
     wake_.wait(lock, [this] { return !pending_.empty() || stopping_; });
     if (pending_.empty()) return;  // Stopping, and everything is written.
+    wake_.wait_for(lock, kLinger, [this] {
+      return stopping_ || flushing_ > 0 || pending_.size() >= kFullBytes;
+    });
     batch.swap(pending_);
     const int64_t lines = appended_;
     lock.unlock();

@@ -131,6 +131,14 @@ class CondVar {
   std::condition_variable cv_;
 };
 
+// gRPC's own locks are absl::Mutex, and Debian builds abseil without
+// NDEBUG, so each of their Lock()s also updates abseil's global lock-order
+// graph (absl's deadlock detection: GraphCycles was 3-5% of mancalad's CPU
+// per call in issue 28's profile). A debugging aid: mancalad turns it off
+// at start (mutex.cc); the in-process tests keep it. Call before any
+// thread is started.
+void SkipAbseilDeadlockDetection();
+
 }  // namespace mancala::services
 
 #endif  // MANCALA_SERVICES_BASE_MUTEX_H_
