@@ -13,6 +13,7 @@
 #include "storage/call_deadline.h"
 #include "storage/record_names.h"
 #include "storage/schema.h"
+#include "storage/wal_write_vfs.h"
 
 namespace mancala::storage {
 namespace {
@@ -78,10 +79,12 @@ PlayerRecord ReadPlayer(SQLite::Statement& q) {
 }
 
 // Opens a connection with the settings every connection shares.
+// `vfs`: the VFS by name, or "" for SQLite's default.
 std::unique_ptr<Connection> OpenConnection(const std::string& path, int flags,
-                                           const SqliteStoreOptions& o) {
+                                           const SqliteStoreOptions& o,
+                                           const std::string& vfs = "") {
   return std::make_unique<Connection>(
-      std::make_unique<SQLite::Database>(path, flags, o.busy_timeout_ms));
+      std::make_unique<SQLite::Database>(path, flags, o.busy_timeout_ms, vfs));
 }
 
 }  // namespace
@@ -100,8 +103,13 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
     if (fd >= 0) ::close(fd);
   }
   try {
-    store->write_connection_ = OpenConnection(
-        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, options);
+    // The one connection that writes coalesces its WAL writes
+    // (wal_write_vfs.h: synchronous=FULL, set below, is what makes that
+    // safe); the readers read through the default VFS.
+    const char* wal_vfs = in_memory ? nullptr : RegisterWalWriteVfs();
+    store->write_connection_ =
+        OpenConnection(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                       options, wal_vfs != nullptr ? wal_vfs : "");
     SQLite::Database& db = store->write_connection_->db();
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = FULL");
