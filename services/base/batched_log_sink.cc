@@ -42,7 +42,8 @@ void BatchedLogSink::sink_it_(const spdlog::details::log_msg& msg) {
     // A non-empty buffer means the writer is awake, lingering or about to
     // take it: it needs a wake-up only for the first line, and to end its
     // linger once the buffer is full.
-    wake = before == 0 || (before < kFullBytes && pending_.size() >= kFullBytes);
+    wake = before == 0 ||
+           (before < kFullBytes && pending_.size() >= kFullBytes);
   }
   if (wake) wake_.notify_one();
 }

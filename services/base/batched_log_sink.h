@@ -17,8 +17,8 @@
 // colours only ever showed on a terminal).
 //
 // flush() (spdlog::logger::flush, spdlog::shutdown) cuts the linger short
-// and returns once every line logged before it is written; the destructor writes what is left and
-// joins the thread. A line still in the buffer when the process is killed
+// and returns once every line logged before it is written; the destructor
+// writes what is left and joins the thread. A line still in the buffer when the process is killed
 // (SIGKILL, abort) is lost: at most the lines of kLinger and one write.
 //
 // The writer thread blocks every signal, so a process-directed SIGTERM
