@@ -18,8 +18,9 @@
 //
 // flush() (spdlog::logger::flush, spdlog::shutdown) cuts the linger short
 // and returns once every line logged before it is written; the destructor
-// writes what is left and joins the thread. A line still in the buffer when the process is killed
-// (SIGKILL, abort) is lost: at most the lines of kLinger and one write.
+// writes what is left and joins the thread. A line still in the buffer
+// when the process is killed (SIGKILL, abort) is lost: at most the lines
+// of kLinger and one write.
 //
 // The writer thread blocks every signal, so a process-directed SIGTERM
 // still reaches the thread that waits for it (mancalad_main.cc).
