@@ -61,7 +61,14 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
   } else if (options.budget < std::chrono::hours(24 * 365)) {
     limits.deadline = now + options.budget;
   }
-  if (level == 3) {
+  // Stopped before it starts, a search does its depth-1 iteration only
+  // (search_limits.h): it needs no table worth allocating (level 4's is
+  // 16 MiB to clear) and must neither start nor wait for an endgame build.
+  const bool stopped = options.stop != nullptr && options.stop->load();
+  if (stopped) {
+    limits.max_depth = 1;
+    limits.tt_log2 = 10;
+  } else if (level == 3) {
     limits.max_depth = Level3Depth(players);
     limits.tt_log2 = 12;
   } else {

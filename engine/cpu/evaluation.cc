@@ -7,10 +7,6 @@ namespace mancala::engine::cpu {
 namespace {
 
 constexpr int kSeedValue = 100;
-// Kalah and Congkak: a seed in one's own pits is worth a quarter of a seed
-// in the store (it is swept to its owner at the end, K.9 / C.10, unless it
-// is captured or sown across first).
-constexpr int kSideSeedValue = 25;
 // Mancala Basic: value of one turn in the race to empty one's pits, and of
 // one stone left in them.
 constexpr int kTurnValue = 100;
@@ -55,14 +51,8 @@ int EvaluateStoreGame(const State& s, int me) {
            static_cast<int>(static_cast<long long>(kSeedValue) *
                             (mine - theirs) * std::min(s.ply(), cap) / cap);
   }
-  // Stores never lose seeds in Kalah and Congkak: more than half of all
-  // seeds is a win whatever happens next (Oware ends the game itself). The
-  // margin is still open, so it is estimated as in an open game.
-  const int value = kSeedValue * diff + kSideSeedValue * (mine - theirs);
-  const int total = b.stores[0] + b.stores[1] + mine + theirs;
-  if (2 * b.stores[me] > total) return DecidedValue(true, value);
-  if (2 * b.stores[opp] > total) return DecidedValue(false, value);
-  return value;
+  // (Oware ends the game itself once a store holds more than half.)
+  return OpenSowingValue(b.stores[me], b.stores[opp], mine, theirs);
 }
 
 // Mancala Basic: an estimate of the turns `player` needs to empty its pits

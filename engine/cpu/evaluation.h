@@ -50,6 +50,27 @@ inline constexpr int kDecidedValue = kWinValue / 2;
 // Larger than any evaluation; the search's open window bound.
 inline constexpr int kInfinity = 4 * kWinValue;
 
+// Kalah and Congkak, a game not over, for one player: its store and pit
+// seeds and the opponent's. The same value Evaluate gives (inline: the
+// compact Kalah search, kalah_position.h, calls it at every leaf).
+inline int OpenSowingValue(int my_store, int their_store, int my_pits,
+                           int their_pits) {
+  constexpr int kSeedValue = 100;
+  // A seed in one's own pits is worth a quarter of a seed in the store (it
+  // is swept to its owner at the end, K.9 / C.10, unless it is captured or
+  // sown across first).
+  constexpr int kSideSeedValue = 25;
+  const int value = kSeedValue * (my_store - their_store) +
+                    kSideSeedValue * (my_pits - their_pits);
+  // Stores never lose seeds in Kalah and Congkak: more than half of all
+  // seeds is a win whatever happens next. The margin is still open, so it
+  // is estimated as in an open game.
+  const int total = my_store + their_store + my_pits + their_pits;
+  if (2 * my_store > total) return kWinValue + value;
+  if (2 * their_store > total) return -kWinValue + value;
+  return value;
+}
+
 // Value of rank `rank` (1 = best) among `players` players: kWinValue for
 // first, -kWinValue for last, evenly spaced in between.
 int RankValue(int rank, int players);

@@ -17,8 +17,7 @@ bool LimitReached(const SearchLimits& limits, std::uint64_t nodes,
 void NodeCounter::Expand(const State& s, int pit, State& child) {
   child = s;
   child.Apply(pit);
-  ++nodes_;
-  if (armed_) aborted_ = LimitReached(limits_, nodes_, next_check_);
+  Count();
 }
 
 }  // namespace mancala::engine::cpu

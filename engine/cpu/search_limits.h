@@ -73,6 +73,12 @@ class NodeCounter {
   // `child` = `s` after `pit`; counts the position and, once armed, sets
   // aborted() when a limit is reached.
   void Expand(const State& s, int pit, State& child);
+  // Counts one position the caller generated itself (a compact position,
+  // kalah_position.h), as Expand does.
+  void Count() {
+    ++nodes_;
+    if (armed_) aborted_ = LimitReached(limits_, nodes_, next_check_);
+  }
   // From now on the limits apply; `stop` and the clock are read at the next
   // Expand.
   void Arm() {
