@@ -81,6 +81,12 @@ class Searcher {
 
  private:
   int Search(const Position& s, int depth, int alpha, int beta, int ext);
+  // A lost root (limits_.play_lost_for_errors): the opponent's replies in
+  // its next turn after `c` (a root move played) that leave the root
+  // player not lost any more, as a search of `depth` plies from the root
+  // tells; with the root player still to move (an extra turn), the most
+  // its moves leave (up to `extensions` of them). 0 if a limit ends it.
+  int Escapes(const Position& c, int depth, int ext);
   // The legal moves of `s` in search order: `first` (if legal), then in
   // Kalah the moves that give an extra turn, then by history, then pits
   // nearer the store first.
@@ -224,6 +230,35 @@ int Searcher<Position>::Search(const Position& s, int depth, int alpha,
 }
 
 template <class Position>
+int Searcher<Position>::Escapes(const Position& c, int depth, int ext) {
+  if (c.IsFinalFor(me_)) return 0;
+  std::array<int, kMaxPits> moves;
+  const int count = OrderMoves(c, -1, moves);
+  Position next = c;
+  int escapes = 0;
+  for (int k = 0; k < count; ++k) {
+    c.Play(moves[k], next);
+    counter_.Count();
+    if (counter_.aborted()) return 0;
+    if (c.to_move() == me_) {
+      // An extra turn: the opponent's turn comes after the best of them.
+      if (ext < limits_.extensions) {
+        escapes = std::max(escapes, Escapes(next, depth, ext + 1));
+      }
+      continue;
+    }
+    // Not lost after this reply: the search finds a value above the lost
+    // range (a null window at its edge answers that).
+    const int v = next.IsFinalFor(me_) ? next.Evaluate(me_)
+                                       : Search(next, depth - 2, -kDecidedValue,
+                                                -kDecidedValue + 1, 0);
+    if (counter_.aborted()) return 0;
+    escapes += v > -kDecidedValue ? 1 : 0;
+  }
+  return escapes;
+}
+
+template <class Position>
 SearchResult Searcher<Position>::Run() {
   SearchResult result;
   RootMoves root(root_, limits_.seed);
@@ -233,6 +268,7 @@ SearchResult Searcher<Position>::Run() {
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
   const Position start(root_);
   Position child = start;
+  bool lost = false;  // The last completed iteration found every move lost.
   for (int depth = 1; depth <= max_depth; ++depth) {
     if (depth == 2) counter_.Arm();  // Limits apply from depth 2 on.
     depth_cut_ = false;
@@ -263,14 +299,41 @@ SearchResult Searcher<Position>::Run() {
       // The iteration cut short still ranks the moves it finished: the
       // previous best came first, and a later move recorded above it
       // beat it at the new depth, so its best is never worse informed.
-      if (root.has_best()) {
+      // (A lost root stays lost: the choice by escapes stands.)
+      if (root.has_best() && !lost) {
         result.value = root.best_value();
         result.move = root.EndIteration();
       }
       break;
     }
     result.value = root.best_value();
-    result.move = root.EndIteration();
+    // (The depth-1 iteration counts escapes only if it searched the whole
+    // tree, the endgame table's exact values: it must otherwise stay one
+    // position per move.)
+    lost = limits_.play_lost_for_errors && (depth > 1 || !depth_cut_) &&
+           result.value <= -kDecidedValue;
+    if (lost) {
+      counter_.Arm();
+      // Every move loses against the best replies the search sees: play
+      // the one that leaves the opponent the most replies that let the
+      // game go (issue 31), the smallest loss among equals.
+      const bool cut = depth_cut_;
+      std::vector<int> escapes(root.size());
+      for (std::size_t k = 0; k < root.size() && !counter_.aborted(); ++k) {
+        start.Play(root.move(k), child);
+        counter_.Count();
+        escapes[k] = Escapes(child, depth, child.to_move() == me_ ? 1 : 0);
+      }
+      depth_cut_ = cut;
+      if (counter_.aborted()) {
+        result.move = root.EndIteration();
+        result.cut_short = true;
+        break;
+      }
+      result.move = root.EndLostIteration(escapes);
+    } else {
+      result.move = root.EndIteration();
+    }
     result.depth = depth;
     // A decided result does not stop the deepening: its margin still
     // counts (evaluation.h). Only a tree searched to its ends does.

@@ -29,10 +29,26 @@
 // every node but those one ply above the horizon. After the first move of
 // a node, principal-variation
 // search asks each move with a null window whether it is better, and
-// searches it with the whole window only if so. Root moves are searched with a window just below the
-// best value so far, so moves worth exactly as much are recognised as ties;
-// the move returned is drawn among the ties with `seed` (so a seeded CPU
-// varies its play between games).
+// searches it with the whole window only if so. Root moves are searched with a
+// window just below the best value so far, so moves worth exactly as much are
+// recognised as ties; the move returned is drawn among the ties with `seed` (so
+// a seeded CPU varies its play between games).
+//
+// A lost root (`limits.play_lost_for_errors`, level 4): once a completed
+// iteration finds every move lost (a value at or below -kDecidedValue: the
+// opponent can force a decided win against every defence the search
+// sees), the move is no longer the smallest loss but the one that leaves
+// the opponent the most ways to go wrong: the most replies in its next
+// turn after which the same search (two plies shallower, or the endgame
+// table's exact values) no longer finds the root player lost; after an
+// extra turn, the most that any of its moves leaves. Among equals it is
+// the smallest loss, if that is one of them. A fallible opponent (a
+// person, or Monte Carlo tree search short of a proof) then has to find
+// the one narrow path; a perfect one wins either way.
+//
+// Kalah (6 pits, two players) is searched on the compact KalahPosition
+// (kalah_position.h), every other game on State: the same positions with
+// the same values and keys, so the same result, about a third faster.
 //
 // With `limits.kalah_endgame`, a position that table covers is not
 // searched: its exact value (the final margin under perfect play) is taken

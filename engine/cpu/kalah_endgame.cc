@@ -18,8 +18,8 @@ constexpr std::int8_t kUnknown = -128;  // |gain| <= kKalahEndgameSeeds.
 
 // Binomial coefficients C(m, k) for the position index.
 constexpr int kMaxM = kKalahEndgameSeeds + kCells;
-using BinomialTable = std::array<std::array<std::uint64_t, kCells + 1>,
-                                 kMaxM + 1>;
+using BinomialTable =
+    std::array<std::array<std::uint64_t, kCells + 1>, kMaxM + 1>;
 constexpr BinomialTable MakeBinomials() {
   BinomialTable c{};
   for (int m = 0; m <= kMaxM; ++m) {
@@ -44,10 +44,10 @@ std::uint64_t Offset(int n) { return n == 0 ? 0 : kBinomial[n + 11][12]; }
 // Skip[i][left][a]: how many positions come before those whose pit i
 // holds `a` seeds, among those agreeing on pits 0..i-1 with `left` seeds
 // for pits i..11 (the positions whose pit i holds fewer).
-using SkipTable = std::array<
-    std::array<std::array<std::uint32_t, kKalahEndgameSeeds + 1>,
-               kKalahEndgameSeeds + 1>,
-    kCells>;
+using SkipTable =
+    std::array<std::array<std::array<std::uint32_t, kKalahEndgameSeeds + 1>,
+                          kKalahEndgameSeeds + 1>,
+               kCells>;
 constexpr SkipTable MakeSkips() {
   SkipTable t{};
   for (int i = 0; i < kCells - 1; ++i) {
@@ -145,8 +145,8 @@ class Builder {
         if (pits[pit] == 0) continue;
         Child& c = children[count++];
         c.pits = pits;
-        c.gain = KalahEndgame::PlayCompact(c.pits, pit, rule_, c.extra_turn,
-                                           c.over);
+        c.gain =
+            KalahEndgame::PlayCompact(c.pits, pit, rule_, c.extra_turn, c.over);
         if (!c.over) {
           // Every seed gained left the pits (no sweep yet).
           c.index = Index(c.pits, seeds - c.gain);
@@ -203,7 +203,7 @@ int KalahEndgame::PlayCompact(Pits& pits, int pit, EndRule rule,
   const int mine = Sum(pits, 0, kPits);
   const int theirs = Sum(pits, kPits, kPits);
   const int next_row = extra_turn ? mine : theirs;
-  over = rule == EndRule::kMoverEmpty ? next_row == 0  // K.8.
+  over = rule == EndRule::kMoverEmpty ? next_row == 0              // K.8.
                                       : mine == 0 || theirs == 0;  // K.8'.
   if (over) {
     gain += mine - theirs;  // K.9: each row to its owner.
@@ -219,9 +219,9 @@ KalahEndgame::KalahEndgame(EndRule rule)
              kUnknown) {
   const auto start = std::chrono::steady_clock::now();
   Builder(rule, gains_).Run();
-  build_seconds_ = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  build_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 }
 
 int KalahEndgame::Gain(const Pits& pits) const {

@@ -20,8 +20,8 @@ struct Node {
   std::int32_t reward = 0;  // Summed results for `player` (+1, 0, -1 each).
   std::int32_t first_child = -1;  // -1: not expanded.
   std::int8_t child_count = 0;
-  std::int8_t move = -1;    // The move into this node.
-  std::int8_t player = 0;   // Who chose that move (the root: its mover).
+  std::int8_t move = -1;           // The move into this node.
+  std::int8_t player = 0;          // Who chose that move (the root: its mover).
   std::int8_t proven = kUnproven;  // Proven result for player 0, or not.
 };
 static_assert(sizeof(Node) == 16);
@@ -118,8 +118,8 @@ void Search::Prove(int index) {
     const Node& child = tree_[node.first_child + k];
     if (child.proven == kUnproven) {
       all = false;
-    } else if (best == nullptr ||
-               For(child.player, child.proven) > For(best->player, best->proven)) {
+    } else if (best == nullptr || For(child.player, child.proven) >
+                                      For(best->player, best->proven)) {
       best = &child;
     }
   }

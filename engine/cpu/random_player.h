@@ -23,8 +23,7 @@ int RandomPit(std::uint32_t legal_mask, Rng& rng);
 
 // The legal pits of `state` in an order shuffled with `rng` (Fisher-Yates,
 // as the tree searches expand a node); returns how many were written.
-int ShuffledMoves(const State& state, Rng& rng,
-                  std::array<int, kMaxPits>& out);
+int ShuffledMoves(const State& state, Rng& rng, std::array<int, kMaxPits>& out);
 
 }  // namespace mancala::engine::cpu
 

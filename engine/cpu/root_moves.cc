@@ -22,8 +22,23 @@ void RootMoves::Record(std::size_t k, int value) {
 }
 
 int RootMoves::EndIteration() {
-  const int chosen = ties_[static_cast<std::size_t>(
+  return Reorder(ties_[static_cast<std::size_t>(
+      rng_.Below(static_cast<int>(ties_.size())))]);
+}
+
+int RootMoves::EndLostIteration(const std::vector<int>& escapes) {
+  const int drawn = ties_[static_cast<std::size_t>(
       rng_.Below(static_cast<int>(ties_.size())))];
+  const int most = *std::max_element(escapes.begin(), escapes.end());
+  int chosen = drawn;
+  if (escapes[static_cast<std::size_t>(drawn)] != most) {
+    chosen = static_cast<int>(std::find(escapes.begin(), escapes.end(), most) -
+                              escapes.begin());
+  }
+  return Reorder(chosen);
+}
+
+int RootMoves::Reorder(int chosen) {
   std::vector<int> order(moves_.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {

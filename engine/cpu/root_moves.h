@@ -42,8 +42,16 @@ class RootMoves {
   // Ends a completed iteration: draws the chosen move among the best,
   // returns it, and reorders the moves for the next iteration.
   int EndIteration();
+  // Ends a completed iteration in which every move lost: chooses the move
+  // with the most `escapes` (per move, in the current order), among equals
+  // the one EndIteration would draw if it is one of them, else the first;
+  // returns it and reorders as EndIteration does.
+  int EndLostIteration(const std::vector<int>& escapes);
 
  private:
+  // Moves the chosen one (an index) to the front, the others by value.
+  int Reorder(int chosen);
+
   std::vector<int> moves_;
   std::vector<int> values_;
   std::vector<int> ties_;  // Indexes of the moves worth best_.

@@ -37,6 +37,10 @@ struct SearchLimits {
   // MaxNSearch only (multiplayer_search.h): the other players follow a
   // greedy model instead of being searched.
   bool model_opponents = false;
+  // AlphaBetaSearch only: when every root move is found lost, play the one
+  // that leaves the opponent the most ways to go wrong (alphabeta.h)
+  // instead of the smallest loss. Level 4.
+  bool play_lost_for_errors = false;
   // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
   int tt_log2 = 20;
   // AlphaBetaSearch only: exact values for the positions this table

@@ -79,8 +79,8 @@ GameStats PlayOne(const SelfPlayConfig& config, int game) {
       cpu::SearchLimits limits;
       limits.node_limit = config.node_limit;
       limits.seed = options.seed;
-      limits.deadline =
-          start + (config.b_budget.count() > 0 ? config.b_budget : config.budget);
+      limits.deadline = start + (config.b_budget.count() > 0 ? config.b_budget
+                                                             : config.budget);
       const cpu::YardstickResult y = cpu::MctsYardstickSearch(state, limits);
       report.move = y.search.move;
       report.nodes = y.search.nodes;

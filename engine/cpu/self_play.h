@@ -89,10 +89,10 @@ struct SelfPlayResult {
   std::uint64_t a_depth = 0;  // Sum of completed search depths (levels 3-4).
   std::uint64_t b_depth = 0;
   std::uint64_t b_simulations = 0;  // The yardstick's rollouts, summed.
-  std::uint64_t plies = 0;  // Moves played in all games.
-  int distinct_games = 0;   // Games whose move sequences differ.
-  int aborted_games = 0;    // Games stopped at kSelfPlayMaxPlies (counted
-                            // as draws); should stay 0.
+  std::uint64_t plies = 0;          // Moves played in all games.
+  int distinct_games = 0;           // Games whose move sequences differ.
+  int aborted_games = 0;  // Games stopped at kSelfPlayMaxPlies (counted
+                          // as draws); should stay 0.
 
   // A's score in percent, a draw counting half (two players).
   double ScorePercent() const;
