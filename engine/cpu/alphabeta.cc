@@ -310,6 +310,7 @@ SearchResult Searcher<Position>::Run() {
     // (The depth-1 iteration counts escapes only if it searched the whole
     // tree, the endgame table's exact values: it must otherwise stay one
     // position per move.)
+    const bool was_lost = lost;
     lost = limits_.play_lost_for_errors && (depth > 1 || !depth_cut_) &&
            result.value <= -kDecidedValue;
     if (lost) {
@@ -326,7 +327,8 @@ SearchResult Searcher<Position>::Run() {
       }
       depth_cut_ = cut;
       if (counter_.aborted()) {
-        result.move = root.EndIteration();
+        // Cut short: the last choice by escapes stands, if there was one.
+        if (!was_lost) result.move = root.EndIteration();
         result.cut_short = true;
         break;
       }
