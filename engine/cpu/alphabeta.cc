@@ -14,16 +14,10 @@
 namespace mancala::engine::cpu {
 namespace {
 
-// Kalah: the last seed of `pit` lands in the mover's store (K.3, K.4):
-// sowing runs the pits after it, the store, and laps of 2n + 1 positions.
-bool KalahExtraTurn(const State& s, int pit) {
-  const int n = s.rules().pits;
-  const int seeds = s.pit(s.to_move(), pit);
-  return seeds >= n - pit && (seeds - (n - pit)) % (2 * n + 1) == 0;
-}
-
-// The position the search plays on, in every game: a State. (Kalah with 6
-// pits plays on the compact KalahPosition, below: the same values, faster.)
+// The position the search plays on in every game but Kalah: a State.
+// (Kalah, always 6 pits and two players, plays on the compact
+// KalahPosition, below; so no move here keeps the turn by the Kalah rule
+// and no endgame table covers a position.)
 class StatePosition {
  public:
   explicit StatePosition(const State& s) : s_(s) {}
@@ -31,26 +25,24 @@ class StatePosition {
   std::uint32_t LegalMask() const { return s_.LegalMask(); }
   int to_move() const { return s_.to_move(); }
   bool IsFinalFor(int me) const { return cpu::IsFinalFor(s_, me); }
-  bool kalah() const { return s_.rules().game == Game::kKalah; }
-  bool KeepsTurn(int pit) const { return KalahExtraTurn(s_, pit); }
+  static constexpr bool kalah() { return false; }
+  static constexpr bool KeepsTurn(int /*pit*/) { return false; }
   void Play(int pit, StatePosition& child) const {
     child.s_ = s_;
     child.s_.Apply(pit);
   }
   int Evaluate(int me) const { return cpu::Evaluate(s_, me); }
   std::uint64_t Key() const { return PositionKey(s_); }
-  // If `table` covers this position: true, and its exact value for `me`.
-  bool EndgameValue(const KalahEndgame& table, int me, int& value) const {
-    if (!table.Covers(s_)) return false;
-    value = MarginValue(table.FinalMargin(s_, me));
-    return true;
+  static constexpr bool EndgameValue(const KalahEndgame& /*table*/, int /*me*/,
+                                     int& /*value*/) {
+    return false;
   }
 
  private:
   State s_;
 };
 
-// KalahPosition with StatePosition's members.
+// KalahPosition with the members the search asks for.
 class CompactPosition : public KalahPosition {
  public:
   using KalahPosition::KalahPosition;
@@ -61,6 +53,7 @@ class CompactPosition : public KalahPosition {
   void Play(int pit, CompactPosition& child) const {
     KalahPosition::Play(pit, child);
   }
+  // If `table` covers this position: true, and its exact value for `me`.
   bool EndgameValue(const KalahEndgame& table, int me, int& value) const {
     if (PitSeeds() > kKalahEndgameSeeds) return false;
     value = MarginValue(EndgameMargin(table, me));
