@@ -228,8 +228,11 @@ function draw() {
   $("match-title").textContent =
     `${gameName(m.game)} · match ${m.name.split("/")[1].slice(0, 8)}` + (m.ranked ? " · ranked" : "");
   const board = $("board");
+  // What the board shows, for tests and tools: its ply, whether it is
+  // still catching up, and the match's state as the page last heard it.
   board.dataset.ply = String(view.ply);
   board.dataset.busy = String(view.busy || view.moving || view.ply !== m.ply);
+  board.dataset.state = Match_State[m.state];
   drawBoard(board, {
     board: view.board,
     names: m.seats.map((_, i) => seatName(m, i)),

@@ -88,7 +88,11 @@ function matchOf(page) {
   return `matches/${id}`;
 }
 
-/** The board as the page draws it: { ply, busy, sides: [{pits, store}] by seat }. */
+/**
+ * The board as the page draws it, read at one moment: { ply, busy, state
+ * (Match_State's name), sides: [{pits, store}] by seat, legal: the pits it
+ * offers (buttons) }.
+ */
 function drawn(page) {
   return page.$eval("#board", (el) => {
     const sides = [...el.querySelectorAll(".side")].map((s) => ({
@@ -102,7 +106,9 @@ function drawn(page) {
     return {
       ply: el.dataset.ply,
       busy: el.dataset.busy,
+      state: el.dataset.state,
       sides: sides.map(({ pits, store }) => ({ pits, store })),
+      legal: [...el.querySelectorAll("button.pit.legal")].map((b) => Number(b.dataset.pit)),
     };
   });
 }
@@ -111,28 +117,30 @@ const boardOf = (m) => m.board.sides.map((s) => ({ pits: [...s.pits], store: s.s
 
 /**
  * Waits until every page shows the match as the server has it now (same
- * ply, nothing in flight) and checks each board against GetMatch's.
- * Returns the match.
+ * ply and state, nothing in flight: at ply 0 a page may not have heard yet
+ * that the last seat was taken) and checks each board against GetMatch's.
+ * Returns the match and the pages' views (drawn()) that matched it: what a
+ * page offers must be read from that same view, since a CPU may move, and
+ * the page follow, right after.
  */
 async function settled(pages, name, what) {
   const start = Date.now();
   for (;;) {
     const m = await api.matches.getMatch({ name }, CALL);
     const views = await Promise.all(pages.map(drawn));
-    if (views.every((v) => v.busy === "false" && v.ply === String(m.ply))) {
+    const state = Match_State[m.state];
+    if (views.every((v) => v.busy === "false" && v.ply === String(m.ply) && v.state === state)) {
       for (const v of views) assert.deepEqual(v.sides, boardOf(m), `${what} at ply ${m.ply}`);
-      return m;
+      return { m, views };
     }
     if (Date.now() - start > 15_000) {
-      assert.fail(`${what}: pages at ${views.map((v) => `${v.ply}/${v.busy}`)}, server at ${m.ply}`);
+      assert.fail(
+        `${what}: pages at ${views.map((v) => `${v.ply}/${v.busy}/${v.state}`)}, server at ${m.ply}/${state}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-
-/** The page's legal pits (buttons), ascending. */
-const legal = (page) =>
-  page.$$eval("#board button.pit.legal", (bs) => bs.map((b) => Number(b.dataset.pit)));
 
 /** Starts a match from the lobby's form. */
 async function newMatch(page, { game, seats = "2", level = "1", against }) {
@@ -155,10 +163,10 @@ async function playOut(players, watchers, name, onTurn = async () => {}) {
   const deadline = Date.now() + 180_000;
   for (let turns = 0; ; ) {
     assert.ok(Date.now() < deadline, "the match did not end");
-    const m = await settled(everyone, name, "board");
+    const { m, views } = await settled(everyone, name, "board");
     if (m.state !== Match_State.IN_PROGRESS) return m;
     const mover = who.indexOf(m.seats[m.toMove].player);
-    const moves = await Promise.all(players.map(legal));
+    const moves = views.slice(0, players.length).map((v) => v.legal);
     // Only the page whose seat is to move offers pits, and those the
     // server allows.
     moves.forEach((pits, i) =>
@@ -260,7 +268,7 @@ describe("the board page in Chromium", () => {
     const page = await device();
     await newMatch(page, { game: "MANCALA_BASIC", seats: "4", against: "cpu" });
     const name = matchOf(page);
-    const m = await settled([page], name, "4 seats");
+    const { m } = await settled([page], name, "4 seats");
     assert.equal(m.seats.length, 4);
     const sides = await page.$$eval("#board .side", (els) =>
       els.map((e) => `${e.dataset.seat}:${e.className.match(/pos-(\w+)/)[1]}`),
@@ -277,7 +285,7 @@ describe("the board page in Chromium", () => {
       assert.ok(Date.now() - t < 10_000, "the resignation was not recorded");
       await new Promise((r) => setTimeout(r, 20));
     }
-    const after = await settled([page], name, "after the resignation");
+    const { m: after } = await settled([page], name, "after the resignation");
     assert.equal(after.result.ranks[0], 4);
     assert.equal(await page.$eval("#resign", (b) => b.hidden), true);
     await page.browserContext().close();
@@ -285,17 +293,17 @@ describe("the board page in Chromium", () => {
 
   it("a reload mid-match keeps the seat; a closed tab past the grace period gets the CPU stand-in", async () => {
     const { a, b, name } = await friendsMatch();
-    let m = await settled([a, b], name, "before the reload");
+    let { m, views } = await settled([a, b], name, "before the reload");
     // A moves, then reloads: the same player (its token in localStorage),
     // the same seat, resumed at the match's ply.
-    assert.deepEqual(await legal(a), [...m.legalPits]);
+    assert.deepEqual(views[0].legal, [...m.legalPits]);
     await a.click(`#board button.pit[data-pit="${m.legalPits[0]}"]`);
     await waitPly(a, m.ply);
     const player = await a.$eval("body", (el) => el.dataset.player);
     await a.reload();
     await a.waitForSelector("#play:not([hidden]) #board .side");
     assert.equal(await a.$eval("body", (el) => el.dataset.player), player);
-    m = await settled([a, b], name, "after the reload");
+    ({ m } = await settled([a, b], name, "after the reload"));
     assert.equal(await a.$eval("#board .side", (s) => s.dataset.seat), "0");
     // B's tab closes; past the grace period the CPU stands in for B, and
     // A's page says so.
