@@ -20,7 +20,8 @@ namespace {
 // and no endgame table covers a position.)
 class StatePosition {
  public:
-  explicit StatePosition(const State& s) : s_(s) {}
+  StatePosition(const State& s, const SearchLimits& limits)
+      : s_(s), deep_(limits.deep_evaluation) {}
 
   std::uint32_t LegalMask() const { return s_.LegalMask(); }
   int to_move() const { return s_.to_move(); }
@@ -31,7 +32,9 @@ class StatePosition {
     child.s_ = s_;
     child.s_.Apply(pit);
   }
-  int Evaluate(int me) const { return cpu::Evaluate(s_, me); }
+  int Evaluate(int me) const {
+    return deep_ ? cpu::EvaluateDeep(s_, me) : cpu::Evaluate(s_, me);
+  }
   std::uint64_t Key() const { return PositionKey(s_); }
   static constexpr bool EndgameValue(const KalahEndgame& /*table*/, int /*me*/,
                                      int& /*value*/) {
@@ -40,12 +43,15 @@ class StatePosition {
 
  private:
   State s_;
+  bool deep_;  // EvaluateDeep (level 4) rather than Evaluate.
 };
 
 // KalahPosition with the members the search asks for.
 class CompactPosition : public KalahPosition {
  public:
-  using KalahPosition::KalahPosition;
+  // (Kalah has no deep terms: EvaluateDeep is Evaluate there.)
+  CompactPosition(const State& s, const SearchLimits& /*limits*/)
+      : KalahPosition(s) {}
 
   // Two players: a resignation ends the game before any search.
   bool IsFinalFor(int /*me*/) const { return is_over(); }
@@ -259,7 +265,7 @@ SearchResult Searcher<Position>::Run() {
   if (root.size() == 1) return result;
 
   const int max_depth = std::clamp(limits_.max_depth, 1, kMaxSearchDepth);
-  const Position start(root_);
+  const Position start(root_, limits_);
   Position child = start;
   bool lost = false;  // The last completed iteration found every move lost.
   for (int depth = 1; depth <= max_depth; ++depth) {

@@ -1,7 +1,8 @@
 // Iterative-deepening alpha-beta search (levels 3 and 4, two players).
 //
 // The player to move at the root (the "root player") maximises its own
-// evaluation (evaluation.h); every other player minimises it. With two
+// evaluation (evaluation.h: Evaluate, or EvaluateDeep with
+// `limits.deep_evaluation`, level 4); every other player minimises it. With two
 // players that is minimax with alpha-beta pruning. (With three or four it
 // would be the paranoid search of Sturtevant and Korf; the levels use
 // multiplayer_search.h there instead, which played better.)

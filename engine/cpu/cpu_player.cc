@@ -75,6 +75,7 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     limits.max_depth = cpu::kMaxSearchDepth;
     limits.tt_log2 = TableBits(options.node_limit);
     limits.play_lost_for_errors = true;
+    limits.deep_evaluation = true;
     // Endgame tables: a node-limited search waits for the table, so its
     // move is the same on every run; a timed one uses it once built.
     limits.kalah_endgame = options.node_limit > 0

@@ -32,6 +32,26 @@ int FinalValue(const State& s, int me) {
   return DecidedValue(ranks[me] == 1, kSeedValue * FinalMargin(s, me));
 }
 
+// Oware: EvaluateDeep's row terms (evaluation.h) for `row`, one player's
+// houses.
+int OwareRowValue(const std::array<int, kMaxPits>& row, int n) {
+  // Tuned by self-play (evaluation.h).
+  constexpr int kHomeSeedValue = 10;
+  constexpr int kSmallHouseValue = 60;  // A house of 1 or 2 seeds.
+  constexpr int kEmptyHouseValue = -60;
+  int value = 0;
+  for (int i = 0; i < n; ++i) {
+    const int seeds = row[i];
+    value += kHomeSeedValue * seeds;
+    if (seeds == 0) {
+      value += kEmptyHouseValue;
+    } else if (seeds <= 2) {
+      value += kSmallHouseValue;
+    }
+  }
+  return value;
+}
+
 // Kalah, Oware, Congkak: the store difference decides (K.10, O.13, C.11).
 int EvaluateStoreGame(const State& s, int me) {
   const Board& b = s.board();
@@ -182,6 +202,15 @@ int Evaluate(const State& state, int player) {
     return BasicValue(state, BasicFactsOf(state), player);
   }
   return EvaluateStoreGame(state, player);
+}
+
+int EvaluateDeep(const State& state, int player) {
+  const int value = Evaluate(state, player);
+  if (state.rules().game != Game::kOware || state.is_over()) return value;
+  const Board& b = state.board();
+  const int n = state.rules().pits;
+  return value + OwareRowValue(b.pits[player], n) -
+         OwareRowValue(b.pits[1 - player], n);
 }
 
 PlayerValues EvaluateAll(const State& state) {

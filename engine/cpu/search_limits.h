@@ -41,6 +41,9 @@ struct SearchLimits {
   // that leaves the opponent the most ways to go wrong (alphabeta.h)
   // instead of the smallest loss. Level 4.
   bool play_lost_for_errors = false;
+  // AlphaBetaSearch only: leaves are valued by EvaluateDeep, not
+  // Evaluate (evaluation.h). Level 4.
+  bool deep_evaluation = false;
   // Transposition table size: 2^tt_log2 entries of 16 bytes (10..24).
   int tt_log2 = 20;
   // AlphaBetaSearch only: exact values for the positions this table

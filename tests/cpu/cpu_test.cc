@@ -400,6 +400,25 @@ TEST(CpuEvaluation, OwareMoveCapValuesTheSeedsAtHome) {
   }
 }
 
+// Level 4's Oware row terms (evaluation.h EvaluateDeep), by hand: P0's row
+// 0 1 2 3 0 12 holds 18 seeds, two small houses and two empty ones,
+// 180 + 120 - 120 = 180; P1's 4 4 1 0 0 5 holds 14, one small and two
+// empty, 140 + 60 - 120 = 80. With stores 10 and 6: 400 + 180 - 80 = 500
+// for P0, -500 for P1. Evaluate (levels 2-3) counts the stores only: 400.
+TEST(CpuEvaluation, DeepOwareCountsHomeSeedsSmallAndEmptyHouses) {
+  const Rules rules = std::get<Rules>(ParseRules("oware", {}, 2));
+  const State s = FromBoard(
+      rules, KalahBoard({0, 1, 2, 3, 0, 12}, {4, 4, 1, 0, 0, 5}, 10, 6), 0);
+  EXPECT_EQ(cpu::EvaluateDeep(s, 0), 500);
+  EXPECT_EQ(cpu::EvaluateDeep(s, 1), -500);
+  EXPECT_EQ(cpu::Evaluate(s, 0), 400);
+  // Kalah: the same as Evaluate.
+  const Rules kalah = std::get<Rules>(ParseRules("kalah", {}, 2));
+  const State k = FromBoard(
+      kalah, KalahBoard({0, 1, 2, 3, 0, 12}, {4, 4, 1, 0, 0, 5}, 10, 6), 0);
+  EXPECT_EQ(cpu::EvaluateDeep(k, 0), cpu::Evaluate(k, 0));
+}
+
 // `board` with P0 to move, after P0 plays `pit`, which must end the game.
 State FinishedBy(const Rules& rules, const Board& board, int pit) {
   State s = FromBoard(rules, board, 0);
