@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/cpu/alphabeta.h"
+#include "engine/cpu/kalah_book.h"
 #include "engine/cpu/kalah_endgame.h"
 #include "engine/cpu/monte_carlo.h"
 #include "engine/cpu/multiplayer_search.h"
@@ -49,6 +50,13 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     return report;
   }
   const int players = state.rules().players;
+  if (level == 4 && options.use_book) {
+    if (const cpu::KalahBookEntry* e = cpu::FindKalahBookEntry(state)) {
+      report.move = e->move;
+      report.value = e->value;
+      return report;
+    }
+  }
   cpu::SearchLimits limits;
   limits.seed = options.seed;
   limits.stop = options.stop;
@@ -73,7 +81,9 @@ CpuReport AnalyzeMove(const State& state, const CpuOptions& options) {
     limits.tt_log2 = 12;
   } else {
     limits.max_depth = cpu::kMaxSearchDepth;
-    limits.tt_log2 = TableBits(options.node_limit);
+    limits.tt_log2 = options.table_bits > 0
+                         ? std::clamp(options.table_bits, 10, 24)
+                         : TableBits(options.node_limit);
     limits.play_lost_for_errors = true;
     limits.deep_evaluation = true;
     // Endgame tables: a node-limited search waits for the table, so its

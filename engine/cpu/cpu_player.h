@@ -11,7 +11,9 @@
 //   4  two players: alpha-beta with iterative deepening, principal-
 //      variation search and a transposition table, and in Kalah exact
 //      values from the endgame tables (kalah_endgame.h) for positions of
-//      15 seeds or fewer in the pits; 3-4 players: Monte Carlo tree search
+//      15 seeds or fewer in the pits and, with 4 seeds, the opening
+//      book's replies (kalah_book.h; no search: depth and nodes 0, the
+//      book's value); 3-4 players: Monte Carlo tree search
 //      (monte_carlo.h); both until the budget, the node limit or `stop`
 //      ends them. A node-limited level-4 Kalah search first waits for the
 //      table (a few seconds, once per process), a timed one does not.
@@ -70,6 +72,13 @@ struct CpuOptions {
   // Levels 3-4: stop after this many positions (moves applied in the
   // search); 0 = no limit. Makes results independent of machine speed.
   std::uint64_t node_limit = 0;
+  // Level 4: the transposition table's size, 2^table_bits entries of 16
+  // bytes (10..24); 0 = its size for the limits (2^20 when timed). Offline
+  // analysis (tools/kalah_book_maker.cc) searches longer than a move.
+  int table_bits = 0;
+  // Level 4: play the opening book's move where it has one (kalah_book.h).
+  // Off only for the book's maker, which searches those positions.
+  bool use_book = true;
 };
 
 // What a ChooseMove call did, for arenas, logs and benchmarks.
