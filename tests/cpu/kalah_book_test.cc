@@ -105,6 +105,24 @@ TEST(KalahBook, CoversTheSecondPlayersFirstReplies) {
   EXPECT_GE(CoveredReplies(after), 1);
 }
 
+TEST(KalahBook, TheReplyToOpeningFiveIsTheOneChosenByPlay) {
+  // kalah_book.h: after the first player's pit 5 (the last seed in the
+  // store, three in the opponent's pits 0-2) the search's reply lost every
+  // game played out; the book holds pit 1 there, and the lines after it.
+  State s(Kalah(), 0);
+  s.Apply(5);
+  const KalahBookEntry* e = FindKalahBookEntry(s);
+  ASSERT_NE(e, nullptr);
+  const std::array<std::uint8_t, 14> board{5, 5, 5, 4, 4, 4, 0,
+                                           4, 4, 4, 4, 4, 0, 1};
+  EXPECT_EQ(e->board, board);
+  EXPECT_EQ(e->move, 1);
+  EXPECT_GT(e->depth, 10);
+  State after = s;
+  after.Apply(1);
+  EXPECT_GE(CoveredReplies(after), 1);
+}
+
 TEST(KalahBook, LevelFourPlaysTheBookReplyWithoutSearching) {
   const State s = AfterBestOpening();
   const KalahBookEntry* e = FindKalahBookEntry(s);

@@ -2,6 +2,7 @@
 // of engine/cpu/kalah_book_moves.inc:
 //
 //   kalah_book_maker [--book-ms 6000] [--probe-ms 400] [--threads 2]
+//       [--keep 1]
 //       > engine/cpu/kalah_book_moves.inc
 //
 // From the start position of Kalah with 4 seeds (`mover_empty`), breadth
@@ -12,15 +13,23 @@
 // to move, at ply kKalahBookPlies or earlier, level 4 searches for
 // --book-ms with a 2^24-entry transposition table (no book), and its move,
 // value and depth become the entry, and the line goes on from its move.
-// Each position is searched once however many lines reach it.
+// Each position is searched once however many lines reach it. The
+// exception: the first replies of kChosenReplies (below), chosen by play.
+//
+// With --keep 1 (the default) the book it was built with
+// (kalah_book_moves.inc in the tree) stays: every entry of it is written
+// again, and a position it holds is not searched, unless kChosenReplies
+// says otherwise; only positions new to it are searched. A 6 s search is
+// not repeatable to the move (it stops on the clock, and so do the
+// first player's probes that pick the lines), and in lost positions
+// which of two near-equal replies is played decides many games
+// (kalah_book.h), so the book only grows. --keep 0 searches every
+// position again.
 //
 // The book in the tree was made with the defaults on the 2-core
-// development VM, two positions at a time: 98 entries from 212 positions
-// in 362 s (the .inc's first lines). Longer searches do not simply make it
-// better: at 60 s the reply after the best opening is found lost (a store
-// above half within reach) and chosen by the lost-position rule, which
-// the 6 s reply, still searching for the smallest loss, beat in practice
-// (kalah_book.h).
+// development VM, two positions at a time (the .inc's first lines say how
+// many positions and how long). Longer searches do not simply make it
+// better (kalah_book.h).
 
 #include <algorithm>
 #include <atomic>
@@ -55,6 +64,7 @@ struct Options {
   long book_ms = 6000;
   long probe_ms = 400;
   int threads = 2;
+  bool keep = true;
 };
 
 // A level-4 search of `state` for `ms`, without the book.
@@ -71,6 +81,20 @@ CpuReport Search(const State& state, long ms, int table_bits) {
   return AnalyzeMove(state, options);
 }
 
+// First replies chosen by play, not by the search: the first player's
+// opening turn, then the second player's reply. Played out against the
+// MCTS yardstick at 300 ms a move (MCTS moving first, the rest of the game
+// level 4 with the book of 98 searched replies), after the opening 5 the 6 s search's reply (pit
+// 5) lost 24 of 24 games, where pit 1 won 22 of 24 and, with other seeds,
+// 20 of 24 (pit 4: 15, pit 3: 8, pit 2: 7, pit 0: 1 of 24). The book's
+// reply to the best opening (2, 5), pit 1, won 23 of 24 the same way and
+// stays the search's.
+struct ChosenReply {
+  std::vector<int> opening;
+  int reply;
+};
+const ChosenReply kChosenReplies[] = {{{5}, 1}};
+
 // The positions to visit next from `state`, and the entry if it is one.
 struct Visit {
   std::vector<State> next;
@@ -78,19 +102,47 @@ struct Visit {
   cpu::KalahBookEntry entry{};
 };
 
+// The reply kChosenReplies gives at `state`, or -1.
+int ChosenReplyAt(const State& state) {
+  for (const ChosenReply& c : kChosenReplies) {
+    State s(state.rules(), 0);
+    for (int pit : c.opening) s.Apply(pit);
+    if (s.to_move() == state.to_move() &&
+        *cpu::KalahBookBoard(s) == *cpu::KalahBookBoard(state)) {
+      return c.reply;
+    }
+  }
+  return -1;
+}
+
 Visit Expand(const State& state, const Options& options) {
   Visit out;
   if (state.is_over()) return out;
   if (state.to_move() == 1) {
     if (state.ply() > cpu::kKalahBookPlies) return out;
-    const CpuReport r = Search(state, options.book_ms, 24);
     out.has_entry = true;
     out.entry.board = *cpu::KalahBookBoard(state);
-    out.entry.move = static_cast<std::int8_t>(r.move);
-    out.entry.value = r.value;
-    out.entry.depth = static_cast<std::int8_t>(r.depth);
+    const int chosen = ChosenReplyAt(state);
+    const cpu::KalahBookEntry* kept =
+        options.keep ? cpu::FindKalahBookEntry(state) : nullptr;
+    if (chosen < 0 && kept != nullptr) {
+      out.entry = *kept;
+    } else if (chosen < 0) {
+      const CpuReport r = Search(state, options.book_ms, 24);
+      out.entry.move = static_cast<std::int8_t>(r.move);
+      out.entry.value = r.value;
+      out.entry.depth = static_cast<std::int8_t>(r.depth);
+    } else {
+      // Its value and depth: a search of the position after it.
+      out.entry.move = static_cast<std::int8_t>(chosen);
+      State after = state;
+      after.Apply(chosen);
+      const CpuReport r = Search(after, options.book_ms, 24);
+      out.entry.value = after.to_move() == 1 ? r.value : -r.value;
+      out.entry.depth = static_cast<std::int8_t>(r.depth + 1);
+    }
     State child = state;
-    child.Apply(r.move);
+    child.Apply(out.entry.move);
     out.next.push_back(child);
     return out;
   }
@@ -128,6 +180,8 @@ bool ParseArgs(int argc, char** argv, Options& options) {
       options.probe_ms = v;
     } else if (std::strcmp(argv[i], "--threads") == 0) {
       options.threads = static_cast<int>(v);
+    } else if (std::strcmp(argv[i], "--keep") == 0) {
+      options.keep = v != 0;
     } else {
       return false;
     }
@@ -143,7 +197,7 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, options)) {
     std::fprintf(stderr,
                  "usage: kalah_book_maker [--book-ms N] [--probe-ms N] "
-                 "[--threads N]\n");
+                 "[--threads N] [--keep 1|0]\n");
     return 2;
   }
   const auto rules = std::get<mancala::engine::Rules>(
@@ -152,6 +206,9 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
 
   std::map<Board, cpu::KalahBookEntry> entries;
+  if (options.keep) {
+    for (const auto& e : cpu::KalahBookEntries()) entries[e.board] = e;
+  }
   std::map<std::pair<Board, int>, bool> seen;  // (board, seat to move).
   std::vector<State> frontier{State(rules, 0)};
   int searched = 0;
