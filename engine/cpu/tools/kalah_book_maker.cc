@@ -83,12 +83,12 @@ CpuReport Search(const State& state, long ms, int table_bits) {
 
 // First replies chosen by play, not by the search: the first player's
 // opening turn, then the second player's reply. Played out against the
-// MCTS yardstick at 300 ms a move (MCTS moving first, the rest of the game
-// level 4 with the book of 98 searched replies), after the opening 5 the 6 s search's reply (pit
-// 5) lost 24 of 24 games, where pit 1 won 22 of 24 and, with other seeds,
-// 20 of 24 (pit 4: 15, pit 3: 8, pit 2: 7, pit 0: 1 of 24). The book's
-// reply to the best opening (2, 5), pit 1, won 23 of 24 the same way and
-// stays the search's.
+// MCTS yardstick at 300 ms a move (MCTS moving first, the rest of the
+// game level 4 with the book of 98 searched replies), after the opening 5
+// the 6 s search's reply (pit 5) lost 24 of 24 games, where pit 1 won 22
+// of 24 and, with other seeds, 20 of 24 (pit 4: 15, pit 3: 8, pit 2: 7,
+// pit 0: 1 of 24). The book's reply to the best opening (2, 5), pit 1,
+// won 23 of 24 the same way and stays the search's.
 struct ChosenReply {
   std::vector<int> opening;
   int reply;
