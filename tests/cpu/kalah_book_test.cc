@@ -14,6 +14,7 @@
 #include <numeric>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/cpu/cpu_player.h"
 #include "engine/cpu/evaluation.h"
@@ -121,6 +122,44 @@ TEST(KalahBook, TheReplyToOpeningFiveIsTheOneChosenByPlay) {
   State after = s;
   after.Apply(1);
   EXPECT_GE(CoveredReplies(after), 1);
+}
+
+TEST(KalahBook, TheRepliesLevelThreeMeetsAfterFiveOneAreChosenByPlay) {
+  // kalah_book.h: two positions after 5, 1 that level 3 reaches (the
+  // second player to move at ply 8, lost by 2 seeds under perfect play).
+  // The search's pit 4 lost most games against level 3 there; the book
+  // holds the replies chosen by play, which a deep search sees lost by
+  // more (a proven loss, below -kWinValue).
+  struct Line {
+    std::vector<int> moves;
+    int reply;
+    std::array<std::uint8_t, 14> board;  // The mover's view before it.
+  };
+  const Line lines[] = {
+      // The first player (pits 1, 2, 7, 6, 6, 0, store 9) sows its pit 3's
+      // six seeds or its pit 2's seven: the last lands in the mover's
+      // pit 2 either way, no capture.
+      {{5, 1, 4, 1, 5, 0, 2, 3},
+       1,
+       {1, 1, 1, 6, 1, 7, 3, 1, 2, 7, 0, 7, 1, 10}},
+      {{5, 1, 4, 1, 5, 0, 2, 2},
+       2,
+       {1, 1, 1, 6, 1, 7, 3, 1, 2, 0, 7, 7, 1, 10}},
+  };
+  for (const Line& line : lines) {
+    SCOPED_TRACE("reply " + std::to_string(line.reply));
+    State s(Kalah(), 0);
+    for (int pit : line.moves) s.Apply(pit);
+    ASSERT_EQ(s.to_move(), 1);
+    EXPECT_EQ(KalahBookBoard(s), line.board);
+    const KalahBookEntry* e = FindKalahBookEntry(s);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->move, line.reply);
+    EXPECT_LT(e->value, -kWinValue);
+    State after = s;
+    after.Apply(line.reply);
+    EXPECT_FALSE(after.is_over());
+  }
 }
 
 TEST(KalahBook, LevelFourPlaysTheBookReplyWithoutSearching) {

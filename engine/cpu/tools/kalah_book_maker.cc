@@ -14,7 +14,7 @@
 // --book-ms with a 2^24-entry transposition table (no book), and its move,
 // value and depth become the entry, and the line goes on from its move.
 // Each position is searched once however many lines reach it. The
-// exception: the first replies of kChosenReplies (below), chosen by play.
+// exception: the replies of kChosenReplies (below), chosen by play.
 //
 // With --keep 1 (the default) the book it was built with
 // (kalah_book_moves.inc in the tree) stays: every entry of it is written
@@ -81,19 +81,37 @@ CpuReport Search(const State& state, long ms, int table_bits) {
   return AnalyzeMove(state, options);
 }
 
-// First replies chosen by play, not by the search: the first player's
-// opening turn, then the second player's reply. Played out against the
-// MCTS yardstick at 300 ms a move (MCTS moving first, the rest of the
-// game level 4 with the book of 98 searched replies), after the opening 5
-// the 6 s search's reply (pit 5) lost 24 of 24 games, where pit 1 won 22
-// of 24 and, with other seeds, 20 of 24 (pit 4: 15, pit 3: 8, pit 2: 7,
-// pit 0: 1 of 24). The book's reply to the best opening (2, 5), pit 1,
-// won 23 of 24 the same way and stays the search's.
+// Replies chosen by play, not by the search: a line from the start (both
+// players' moves), then the second player's reply. All are lost positions
+// (the first player wins), and what decides one against a fallible
+// opponent is how hard its way to the win is to find, which no search
+// length measured well (kalah_book.h). So each reply was played out, the
+// rest of the game by level 4 with the book, against the two fallible
+// opponents level 4 is measured with: the MCTS yardstick at 300 ms a move
+// and level 3 at 20000 positions a move (the strength series' limit).
+//   - After the opening 5 the 6 s search's reply (pit 5) lost 24 of 24
+//     games against MCTS, where pit 1 won 22 of 24 and, with other seeds,
+//     20 of 24 (pit 4: 15, pit 3: 8, pit 2: 7, pit 0: 1 of 24). The
+//     book's reply to the best opening (2, 5), pit 1, won 23 of 24 the
+//     same way and stays the search's.
+//   - After 5, 1, 4, 1, 5, 0, 2 level 3 plays 2 or 3 (MCTS mostly leaves the
+//     line earlier: after 5, 1, 4 it played 0 in 17 of 24 games, where level 3
+//     plays 1, 5, 0). The 6 s search replies pit 4 to both, a loss by 2 seeds
+//     under perfect play. After 3: pit 4 scored 28-0-32 against level 3 (60
+//     games) and 0-0-24 against MCTS (-9.7 seeds on average); pit 1 (a loss by
+//     12 under perfect play) 46-14-0 and 0-0-24 (-3.9). After 2: pit 4 scored
+//     34-0-26 against level 3 and 9-14-1 against MCTS; pit 2 (a loss by 6)
+//     60-0-0 and 4-0-20; MCTS reached that position in 1 of 24 games after the
+//     opening 5, level 3 in 18 of 43, so pit 2.
 struct ChosenReply {
   std::vector<int> opening;
   int reply;
 };
-const ChosenReply kChosenReplies[] = {{{5}, 1}};
+const ChosenReply kChosenReplies[] = {
+    {{5}, 1},
+    {{5, 1, 4, 1, 5, 0, 2, 3}, 1},
+    {{5, 1, 4, 1, 5, 0, 2, 2}, 2},
+};
 
 // The positions to visit next from `state`, and the entry if it is one.
 struct Visit {
